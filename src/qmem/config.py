@@ -1,0 +1,297 @@
+"""collections.toml: where it lives, loading with clear errors, saving without losing comments.
+
+Reading TOML costs ~10 ms of imports (tomllib pulls in typing), too much for a search that
+should finish in ~30 ms, so the validated config is cached as JSON beside the file, keyed by
+the file's mtime, size and inode. Writing goes through tomlkit so a user's comments survive
+`qmem collection create`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+
+from .errors import ConfigError, NotFoundError
+from .fsutil import atomic_write
+
+CONFIG_NAME = "collections.toml"
+DEFAULT_PATTERNS = ["MEMORY.md", "memory/**/*.md"]
+DEFAULT_LOCK_TIMEOUT = 30.0
+DEFAULT_LIMIT = 10
+DEFAULT_SNIPPET_LINES = 3
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+_CACHE_VERSION = 1
+
+
+class Collection:
+    """One named folder of Markdown files and the globs that pick them."""
+
+    __slots__ = ("name", "path", "patterns", "exclude", "description")
+
+    def __init__(
+        self,
+        name: str,
+        path: str,
+        patterns: list[str] | None = None,
+        exclude: list[str] | None = None,
+        description: str = "",
+    ) -> None:
+        self.name = name
+        self.path = path
+        self.patterns = list(patterns) if patterns else list(DEFAULT_PATTERNS)
+        self.exclude = list(exclude or [])
+        self.description = description
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "name": self.name,
+            "path": self.path,
+            "patterns": self.patterns,
+            "exclude": self.exclude,
+            "description": self.description,
+        }
+
+
+class Config:
+    """The loaded config: collections plus a few engine settings."""
+
+    __slots__ = ("file", "collections", "data_dir", "lock_timeout", "limit", "snippet_lines", "extra")
+
+    def __init__(self, file: str) -> None:
+        self.file = file
+        self.collections: dict[str, Collection] = {}
+        self.data_dir = default_data_dir()
+        self.lock_timeout = DEFAULT_LOCK_TIMEOUT
+        self.limit = DEFAULT_LIMIT
+        self.snippet_lines = DEFAULT_SNIPPET_LINES
+        self.extra: dict[str, object] = {}  # tables other layers own ([tree], [memory], …)
+
+    def collection(self, name: str) -> Collection:
+        try:
+            return self.collections[name]
+        except KeyError:
+            known = ", ".join(sorted(self.collections)) or "none (qmem collection create NAME PATH)"
+            raise NotFoundError(f"no collection named {name!r}; known: {known}") from None
+
+    def select(self, names: list[str] | None) -> list[Collection]:
+        """The named collections (all when `names` is empty), unknown names refused."""
+        if not names:
+            return [self.collections[n] for n in sorted(self.collections)]
+        return [self.collection(n) for n in dict.fromkeys(names)]
+
+
+def default_config_path() -> str:
+    explicit = os.environ.get("QMEM_CONFIG")
+    if explicit:
+        return os.path.abspath(os.path.expanduser(explicit))
+    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    return os.path.join(base, "qmem", CONFIG_NAME)
+
+
+def default_data_dir() -> str:
+    explicit = os.environ.get("QMEM_DATA")
+    if explicit:
+        return os.path.abspath(os.path.expanduser(explicit))
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return os.path.join(base, "qmem")
+
+
+def _cache_path(file: str) -> str:
+    return os.path.join(os.path.dirname(file), f".{os.path.basename(file)}.cache.json")
+
+
+def load(file: str | None = None) -> Config:
+    """Load and validate the config; a missing file is an empty config, not an error."""
+    file = os.path.abspath(os.path.expanduser(file)) if file else default_config_path()
+    try:
+        st = os.stat(file)
+    except FileNotFoundError:
+        return Config(file)
+    except OSError as exc:
+        raise ConfigError(f"config {file}: cannot read: {exc.strerror}") from None
+    stamp = [st.st_mtime_ns, st.st_size, st.st_ino]
+    cache = _cache_path(file)
+    try:
+        with open(cache, "rb") as handle:
+            cached = json.loads(handle.read())
+        if cached.get("v") == _CACHE_VERSION and cached.get("stamp") == stamp:
+            return _from_dict(file, cached["data"])
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    data = _validated(file, _read_toml(file))
+    try:
+        atomic_write(cache, json.dumps({"v": _CACHE_VERSION, "stamp": stamp, "data": data}))
+    except OSError:
+        pass  # a read-only config folder only costs the fast path
+    return _from_dict(file, data)
+
+
+def _read_toml(file: str) -> dict[str, object]:
+    import tomllib
+
+    try:
+        with open(file, "rb") as handle:
+            return tomllib.load(handle)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"config {file}: not valid TOML: {exc}") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"config {file}: not UTF-8 text") from None
+    except OSError as exc:
+        raise ConfigError(f"config {file}: cannot read: {exc.strerror}") from None
+
+
+def _fail(file: str, key: str, problem: str) -> ConfigError:
+    return ConfigError(f"config {file}: {key}: {problem}")
+
+
+def _str_list(file: str, key: str, value: object) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+        raise _fail(file, key, "expected a list of non-empty strings")
+    return list(value)
+
+
+def _number(file: str, key: str, value: object, minimum: float) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < minimum:
+        raise _fail(file, key, f"expected a number >= {minimum:g}, got {value!r}")
+    return value
+
+
+_TOP_KEYS = {"data_dir", "collections", "index", "search"}
+_EXTENSION_TABLES = {"tree", "memory", "vector"}  # owned by the memory layer and later tiers
+_COLLECTION_KEYS = {"path", "patterns", "pattern", "exclude", "description"}
+
+
+def _validated(file: str, raw: dict[str, object]) -> dict[str, object]:
+    """Check every key and return a plain dict that `_from_dict` trusts (and the cache stores)."""
+    unknown = set(raw) - _TOP_KEYS - _EXTENSION_TABLES
+    if unknown:
+        raise _fail(file, sorted(unknown)[0], f"unknown key (known: {', '.join(sorted(_TOP_KEYS))})")
+    out: dict[str, object] = {"collections": {}, "extra": {k: raw[k] for k in _EXTENSION_TABLES if k in raw}}
+    if "data_dir" in raw:
+        if not isinstance(raw["data_dir"], str) or not raw["data_dir"]:
+            raise _fail(file, "data_dir", "expected a path string")
+        out["data_dir"] = os.path.abspath(os.path.expanduser(raw["data_dir"]))
+    for table, keys in (("index", {"lock_timeout"}), ("search", {"limit", "snippet_lines"})):
+        section = raw.get(table, {})
+        if not isinstance(section, dict):
+            raise _fail(file, table, "expected a table")
+        for key, value in section.items():
+            if key not in keys:
+                raise _fail(file, f"{table}.{key}", f"unknown key (known: {', '.join(sorted(keys))})")
+            out[key] = _number(file, f"{table}.{key}", value, 0 if key == "lock_timeout" else 1)
+    collections = raw.get("collections", {})
+    if not isinstance(collections, dict):
+        raise _fail(file, "collections", "expected a table of collections")
+    for name, body in collections.items():
+        key = f"collections.{name}"
+        if not _NAME.match(name):
+            raise _fail(file, key, "a name is letters, digits, '.', '_' or '-' (at most 64)")
+        if not isinstance(body, dict):
+            raise _fail(file, key, "expected a table")
+        for sub in body:
+            if sub not in _COLLECTION_KEYS:
+                raise _fail(file, f"{key}.{sub}", f"unknown key (known: {', '.join(sorted(_COLLECTION_KEYS - {'pattern'}))})")
+        path = body.get("path")
+        if not isinstance(path, str) or not path:
+            raise _fail(file, f"{key}.path", "missing or not a string")
+        patterns = body.get("patterns", body.get("pattern", DEFAULT_PATTERNS))
+        description = body.get("description", "")
+        if not isinstance(description, str):
+            raise _fail(file, f"{key}.description", "expected a string")
+        out["collections"][name] = {  # type: ignore[index]
+            "path": os.path.abspath(os.path.expanduser(path)),
+            "patterns": _str_list(file, f"{key}.patterns", patterns),
+            "exclude": _str_list(file, f"{key}.exclude", body.get("exclude", [])),
+            "description": description,
+        }
+    return out
+
+
+def _from_dict(file: str, data: dict[str, object]) -> Config:
+    cfg = Config(file)
+    for name, body in data["collections"].items():  # type: ignore[union-attr]
+        cfg.collections[name] = Collection(name, body["path"], body["patterns"], body["exclude"], body["description"])
+    if "data_dir" in data and not os.environ.get("QMEM_DATA"):
+        cfg.data_dir = data["data_dir"]  # type: ignore[assignment]
+    cfg.lock_timeout = float(data.get("lock_timeout", DEFAULT_LOCK_TIMEOUT))  # type: ignore[arg-type]
+    cfg.limit = int(data.get("limit", DEFAULT_LIMIT))  # type: ignore[call-overload]
+    cfg.snippet_lines = int(data.get("snippet_lines", DEFAULT_SNIPPET_LINES))  # type: ignore[call-overload]
+    cfg.extra = data.get("extra", {})  # type: ignore[assignment]
+    return cfg
+
+
+def validate_name(name: str) -> str:
+    if not _NAME.match(name):
+        raise ConfigError(f"bad collection name {name!r}: use letters, digits, '.', '_' or '-' (at most 64)")
+    return name
+
+
+_HEADER = """\
+# qmem collections: each [collections.NAME] table is one folder of Markdown files.
+# Edit by hand or with `qmem collection create|remove|rename`; comments are kept.
+"""
+
+
+def _edit(cfg: Config, change: object) -> None:
+    """Apply `change(collections_table)` to the TOML document and write it atomically."""
+    import tomlkit
+
+    try:
+        with open(cfg.file, encoding="utf-8") as handle:
+            doc = tomlkit.parse(handle.read())
+    except FileNotFoundError:
+        doc = tomlkit.parse(_HEADER)
+    except (OSError, UnicodeDecodeError, tomlkit.exceptions.ParseError) as exc:
+        raise ConfigError(f"config {cfg.file}: cannot update: {exc}") from None
+    if "collections" not in doc:
+        doc["collections"] = tomlkit.table(is_super_table=True)
+    change(doc["collections"])  # type: ignore[operator]
+    atomic_write(cfg.file, tomlkit.dumps(doc))
+
+
+def add_collection(cfg: Config, coll: Collection) -> None:
+    """Add `coll` to the file and to `cfg`; an existing name is refused."""
+    import tomlkit
+
+    validate_name(coll.name)
+    if coll.name in cfg.collections:
+        raise ConfigError(f"collection {coll.name!r} already exists (root {cfg.collections[coll.name].path})")
+
+    def change(table: dict) -> None:
+        body = tomlkit.table()
+        body["path"] = coll.path
+        body["patterns"] = coll.patterns
+        if coll.exclude:
+            body["exclude"] = coll.exclude
+        if coll.description:
+            body["description"] = coll.description
+        table[coll.name] = body
+
+    _edit(cfg, change)
+    cfg.collections[coll.name] = coll
+
+
+def remove_collection(cfg: Config, name: str) -> Collection:
+    coll = cfg.collection(name)
+    _edit(cfg, lambda table: table.pop(name, None))
+    del cfg.collections[name]
+    return coll
+
+
+def rename_collection(cfg: Config, old: str, new: str) -> Collection:
+    coll = cfg.collection(old)
+    validate_name(new)
+    if new in cfg.collections:
+        raise ConfigError(f"collection {new!r} already exists")
+
+    def change(table: dict) -> None:
+        table[new] = table.pop(old)
+
+    _edit(cfg, change)
+    del cfg.collections[old]
+    coll.name = new
+    cfg.collections[new] = coll
+    return coll

@@ -1,0 +1,40 @@
+"""Typed errors: the library raises these, the CLI turns them into one line and an exit code."""
+
+from __future__ import annotations
+
+EXIT_OK = 0
+EXIT_INTERNAL = 1
+EXIT_USAGE = 2
+EXIT_BUSY = 75  # sysexits EX_TEMPFAIL: "try again later"
+
+
+class QmemError(Exception):
+    """An expected failure with a message fit for one line on stderr."""
+
+    exit_code = EXIT_USAGE
+
+
+class ConfigError(QmemError):
+    """The config file is unreadable or invalid; the message names the file and the key."""
+
+
+class NotFoundError(QmemError):
+    """A collection, file or anchor does not exist; the message names the closest matches."""
+
+
+class UnsafePathError(QmemError):
+    """A path points outside every collection root (traversal, absolute path, symlink)."""
+
+
+class BadInputError(QmemError):
+    """An argument has the wrong shape (a date, a line window, a glob)."""
+
+
+class IndexBusyError(QmemError):
+    """Another process holds the index writer for longer than we were willing to wait."""
+
+    exit_code = EXIT_BUSY
+
+
+class IndexMissingError(QmemError):
+    """No index has been built yet for the configured collections."""

@@ -1,0 +1,182 @@
+"""File-system helpers: atomic writes, locks, safe path resolution, glob matching.
+
+Everything here uses `os` directly (no pathlib, no tempfile): these helpers sit on the
+search path, where each imported module costs start-up time.
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import os
+import time
+
+_META = set(".^$*+?()[]{}|\\")
+
+
+def atomic_write(path: str, data: bytes | str) -> None:
+    """Replace `path` with `data` so readers see the old or the new file, never half of one.
+
+    The temp file lives in the same folder (rename is atomic only within a file system) and
+    is fsynced before the rename, so a crash leaves either version intact.
+    """
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    folder = os.path.dirname(os.path.abspath(path))
+    os.makedirs(folder, exist_ok=True)
+    tmp = os.path.join(folder, f".{os.path.basename(path)}.tmp-{os.getpid()}-{time.monotonic_ns()}")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    _fsync_dir(folder)
+
+
+def _fsync_dir(folder: str) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+class FileLock:
+    """An exclusive `flock` on a lock file, waited for at most `timeout` seconds.
+
+    The kernel drops the lock when the holder dies (kill -9 included), so a crashed process
+    never leaves a stale lock behind.
+    """
+
+    def __init__(self, path: str, timeout: float = 10.0, poll: float = 0.05) -> None:
+        self.path = path
+        self.timeout = timeout
+        self.poll = poll
+        self._fd: int | None = None
+
+    def acquire(self) -> bool:
+        """Take the lock; False when it stayed busy for the whole timeout."""
+        os.makedirs(os.path.dirname(os.path.abspath(self.path)), exist_ok=True)
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        deadline = time.monotonic() + self.timeout
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                self._fd = fd
+                return True
+            except OSError as exc:
+                if exc.errno not in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK):
+                    os.close(fd)
+                    raise
+            if time.monotonic() >= deadline:
+                os.close(fd)
+                return False
+            time.sleep(self.poll)
+
+    def release(self) -> None:
+        if self._fd is not None:
+            fcntl.flock(self._fd, fcntl.LOCK_UN)
+            os.close(self._fd)
+            self._fd = None
+
+    def __enter__(self) -> FileLock:
+        if not self.acquire():
+            raise TimeoutError(self.path)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
+def append_locked(path: str, text: str, timeout: float = 10.0) -> None:
+    """Append `text` in one write under an exclusive lock, so concurrent appenders never interleave."""
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except OSError:
+                if time.monotonic() >= deadline:
+                    raise TimeoutError(path) from None
+                time.sleep(0.01)
+        try:
+            os.write(fd, text.encode("utf-8"))
+            os.fsync(fd)
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+    finally:
+        os.close(fd)
+
+
+def is_inside(root: str, path: str) -> bool:
+    """True when the real path `path` lies inside the real folder `root` (or is it)."""
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def resolve_inside(root: str, rel: str) -> str | None:
+    """The real path of `rel` under `root`, or None when it escapes `root`.
+
+    Symlinks are followed before the check, so a link pointing outside the root is refused
+    just like `../../etc/passwd`.
+    """
+    real_root = os.path.realpath(root)
+    candidate = rel if os.path.isabs(rel) else os.path.join(real_root, rel)
+    real = os.path.realpath(candidate)
+    return real if is_inside(real_root, real) else None
+
+
+def glob_to_regex(pattern: str) -> str:
+    """Translate a path glob into an anchored-by-caller regex that both Python and Rust accept.
+
+    `**/` matches zero or more folders, `**` anything, `*` anything but `/`, `?` one
+    character but `/`, `[abc]` a class. Only characters special in both dialects are escaped.
+    """
+    out: list[str] = []
+    i, n = 0, len(pattern)
+    while i < n:
+        c = pattern[i]
+        if c == "*":
+            if pattern.startswith("**", i):
+                i += 2
+                if i < n and pattern[i] == "/":
+                    out.append("(?:.*/)?")
+                    i += 1
+                else:
+                    out.append(".*")
+                continue
+            out.append("[^/]*")
+        elif c == "?":
+            out.append("[^/]")
+        elif c == "[":
+            end = pattern.find("]", i + 2)
+            if end == -1:
+                out.append("\\[")
+            else:
+                body = pattern[i + 1 : end]
+                negate = body.startswith("!")
+                body = body[1:] if negate else body
+                body = "".join("\\" + ch if ch in "\\[]^" else ch for ch in body)
+                out.append(("[^" if negate else "[") + body + "]")
+                i = end
+        elif c in _META:
+            out.append("\\" + c)
+        else:
+            out.append(c)
+        i += 1
+    return "".join(out)

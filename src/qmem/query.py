@@ -1,0 +1,127 @@
+"""User text → an engine-neutral query form (terms, phrases, boosts, filters).
+
+Raw agent text is never handed to a query parser (`error: refused`, `user's key`, `C++`, a
+lone `"` all raise in one). Instead:
+  - words become OR'ed terms, ranked by BM25;
+  - a CJK run becomes overlapping two-character phrases plus a boosted phrase of the whole
+    run, so `私钥被盗` finds `私钥泄露，钱包被盗` and one character still works;
+  - `"quoted phrases"` must match; `-word` and `-"a phrase"` must not.
+The form is compiled to Tantivy in `index.compile_query`, to anything else elsewhere.
+"""
+
+from __future__ import annotations
+
+import re
+
+from . import analysis
+
+WHOLE_RUN_BOOST = 2.0
+# Long pasted text would otherwise become thousands of clauses.
+MAX_UNITS = 256
+
+_QUOTED = re.compile(r'(?:(?<=\s)|^)(-?)"([^"]*)"')
+
+
+class Unit:
+    """A term (one token) or a phrase (several consecutive tokens) with a weight."""
+
+    __slots__ = ("tokens", "boost")
+
+    def __init__(self, tokens: tuple[str, ...], boost: float = 1.0) -> None:
+        self.tokens = tokens
+        self.boost = boost
+
+    def __repr__(self) -> str:
+        return f"Unit({' '.join(self.tokens)!r}, {self.boost:g})"
+
+
+class QueryForm:
+    """What to look for and where; nothing engine-specific."""
+
+    __slots__ = ("should", "must", "must_not", "collections", "types", "since", "until", "path_regex")
+
+    def __init__(self) -> None:
+        self.should: list[Unit] = []
+        self.must: list[Unit] = []
+        self.must_not: list[tuple[str, ...]] = []
+        self.collections: list[str] = []
+        self.types: list[str] = []
+        self.since = 0  # YYYYMMDD, inclusive
+        self.until = 0
+        self.path_regex = ""
+
+    def has_filters(self) -> bool:
+        return bool(self.types or self.since or self.until or self.path_regex)
+
+    def highlight_units(self) -> list[tuple[str, ...]]:
+        return [u.tokens for u in self.should] + [u.tokens for u in self.must]
+
+
+def units_for(text: str) -> list[Unit]:
+    """Terms and CJK phrases for free text (see the module docstring)."""
+    units: list[Unit] = []
+    run: list[str] = []
+    last_end = -1
+
+    def close_run() -> None:
+        if len(run) == 1:
+            units.append(Unit((run[0],)))
+        elif len(run) > 1:
+            units.extend(Unit((run[i], run[i + 1])) for i in range(len(run) - 1))
+            if len(run) > 2:
+                units.append(Unit(tuple(run), WHOLE_RUN_BOOST))
+        run.clear()
+
+    for tok in analysis.tokens(text):
+        if analysis.is_cjk(tok.text):
+            if run and tok.char_offset_from != last_end:
+                close_run()
+            run.append(tok.text)
+            last_end = tok.char_offset_to
+        else:
+            close_run()
+            units.append(Unit((tok.text,)))
+    close_run()
+    return units
+
+
+def phrase_tokens(text: str) -> tuple[str, ...]:
+    return tuple(analysis.terms(text))
+
+
+def _dedupe(units: list[Unit]) -> list[Unit]:
+    seen: dict[tuple[str, ...], Unit] = {}
+    for u in units:
+        if u.tokens not in seen:
+            seen[u.tokens] = u
+    return list(seen.values())[:MAX_UNITS]
+
+
+def parse(text: str) -> QueryForm:
+    """Build the form for `text`; never raises on any string."""
+    form = QueryForm()
+    text = "".join(ch if ch.isprintable() or ch in "\t\n" else " " for ch in text)
+    rest: list[str] = []
+    pos = 0
+    for match in _QUOTED.finditer(text):
+        rest.append(text[pos:match.start()])
+        pos = match.end()
+        toks = phrase_tokens(match.group(2))
+        if not toks:
+            continue
+        if match.group(1):
+            form.must_not.append(toks)
+        else:
+            form.must.append(Unit(toks))
+    rest.append(text[pos:])
+    positive: list[str] = []
+    for word in " ".join(rest).replace('"', " ").split():
+        if word.startswith("-") and len(word) > 1:
+            toks = phrase_tokens(word[1:])
+            if toks:
+                form.must_not.append(toks)
+        else:
+            positive.append(word)
+    form.should = _dedupe(units_for(" ".join(positive)))
+    form.must = _dedupe(form.must)
+    return form

@@ -1,0 +1,131 @@
+"""Find a collection's files: glob patterns, excludes, symlinks that stay inside the root.
+
+Only `stat` is called here, never `read`: the refresh decides what to read, and `status`
+counts stale files from this scan alone.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from .fsutil import glob_to_regex, is_inside
+
+# Folders no memory lives in; walking them only costs time.
+SKIP_DIRS = {"node_modules", "__pycache__"}
+_GLOB_CHARS = set("*?[")
+
+
+class FileInfo:
+    __slots__ = ("rel", "abs", "size", "mtime_ns")
+
+    def __init__(self, rel: str, abs: str, size: int, mtime_ns: int) -> None:
+        self.rel = rel  # relative to the collection root, '/'-separated
+        self.abs = abs
+        self.size = size
+        self.mtime_ns = mtime_ns
+
+
+class Matcher:
+    """Compiled include/exclude globs for paths relative to a root."""
+
+    def __init__(self, patterns: list[str], exclude: list[str]) -> None:
+        self.include = re.compile("|".join(f"(?:{glob_to_regex(p)})" for p in patterns)) if patterns else None
+        self.exclude = re.compile("|".join(f"(?:{glob_to_regex(p)})" for p in exclude)) if exclude else None
+        self.bases = _walk_bases(patterns)
+
+    def wants(self, rel: str) -> bool:
+        if self.include is None or not self.include.fullmatch(rel):
+            return False
+        return not (self.exclude and self.exclude.fullmatch(rel))
+
+    def prunes(self, rel_dir: str) -> bool:
+        """True when everything under `rel_dir` is excluded (`archive/**`)."""
+        return bool(self.exclude and self.exclude.fullmatch(rel_dir + "/"))
+
+
+def _walk_bases(patterns: list[str]) -> list[tuple[str, int | None]]:
+    """Where to walk and how deep: `memory/**/*.md` walks `memory/` fully, `*.md` only the
+    root's own files, and a literal `MEMORY.md` is one folder listing of the root."""
+    depth_by_base: dict[str, int | None] = {}
+    for pattern in patterns:
+        parts = pattern.split("/")
+        literal: list[str] = []
+        for part in parts[:-1]:
+            if _GLOB_CHARS & set(part):
+                break
+            literal.append(part)
+        rest = parts[len(literal):]
+        depth = None if any("**" in part for part in rest) else len(rest) - 1
+        base = "/".join(literal)
+        if base in depth_by_base:
+            old = depth_by_base[base]
+            depth = None if old is None or depth is None else max(old, depth)
+        depth_by_base[base] = depth
+    kept: list[tuple[str, int | None]] = []
+    for base in sorted(depth_by_base, key=len):
+        covered = any(
+            d is None and (b == "" or base.startswith(b + "/")) for b, d in kept
+        )
+        if not covered:
+            kept.append((base, depth_by_base[base]))
+    return kept
+
+
+def scan(root: str, patterns: list[str], exclude: list[str]) -> tuple[list[FileInfo], list[str]]:
+    """All matching files under `root`, sorted by path, and warnings about what was skipped.
+
+    Hidden folders and `SKIP_DIRS` are not entered. A symlink is followed only when its
+    target stays inside the root; each real folder is visited once, so link loops end.
+    """
+    matcher = Matcher(patterns, exclude)
+    real_root = os.path.realpath(root)
+    files: dict[str, FileInfo] = {}
+    warnings: list[str] = []
+    visited: set[str] = set()
+    if not os.path.isdir(real_root):
+        return [], [f"{root}: collection root is missing or not a folder"]
+
+    def walk(rel_dir: str, depth: int | None) -> None:
+        abs_dir = os.path.join(real_root, rel_dir) if rel_dir else real_root
+        real_dir = os.path.realpath(abs_dir)
+        if real_dir in visited:
+            return
+        visited.add(real_dir)
+        try:
+            entries = sorted(os.scandir(abs_dir), key=lambda e: e.name)
+        except OSError as exc:
+            if rel_dir:
+                warnings.append(f"{rel_dir}/: cannot list: {exc.strerror}")
+            return
+        for entry in entries:
+            rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
+            try:
+                is_link = entry.is_symlink()
+                if entry.is_dir():
+                    if depth == 0 or entry.name.startswith(".") or entry.name in SKIP_DIRS or matcher.prunes(rel):
+                        continue
+                    if is_link and not is_inside(real_root, os.path.realpath(entry.path)):
+                        warnings.append(f"{rel}/: symlink points outside the collection root, skipped")
+                        continue
+                    walk(rel, None if depth is None else depth - 1)
+                    continue
+                if not matcher.wants(rel):
+                    continue
+                if is_link and not is_inside(real_root, os.path.realpath(entry.path)):
+                    warnings.append(f"{rel}: symlink points outside the collection root, skipped")
+                    continue
+                st = entry.stat()
+            except OSError as exc:
+                if matcher.wants(rel):
+                    warnings.append(f"{rel}: cannot stat: {exc.strerror}")
+                continue
+            if entry.is_file():
+                files[rel] = FileInfo(rel, entry.path, st.st_size, st.st_mtime_ns)
+
+    for base, depth in matcher.bases:
+        visited.clear()
+        target = os.path.join(real_root, base)
+        if os.path.isdir(target) and is_inside(real_root, os.path.realpath(target)):
+            walk(base, depth)
+    return [files[k] for k in sorted(files)], warnings

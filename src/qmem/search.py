@@ -1,0 +1,185 @@
+"""Search: user text and filters → ranked Hit records with line-anchored snippets.
+
+Filters (`collections`, `types`, `since`/`until`, `path`) are part of the Tantivy query, so
+`-n 10` means ten matching hits, not ten hits of which some are then dropped.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from datetime import date, timedelta
+
+from . import query as query_mod
+from .config import Config
+from .errors import BadInputError
+from .fsutil import glob_to_regex
+from .index import compile_query, open_reader
+from .markdown import TYPE_NAMES
+from .snippets import Snippet, make_snippet
+
+_TYPE_BY_NAME = {name: letter for letter, name in TYPE_NAMES.items()}
+_TYPE_BY_NAME.update({"behavior": "B", "skills": "S", "secret": "!", "sec": "!"})
+_RETRIES = 5
+
+
+class SearchOptions:
+    __slots__ = ("collections", "limit", "types", "since", "until", "path", "min_score", "snippet_lines")
+
+    def __init__(
+        self,
+        collections: list[str] | None = None,
+        limit: int = 10,
+        types: list[str] | None = None,
+        since: str | None = None,
+        until: str | None = None,
+        path: str | None = None,
+        min_score: float | None = None,
+        snippet_lines: int = 3,
+    ) -> None:
+        self.collections = collections or []
+        self.limit = limit
+        self.types = types or []
+        self.since = since
+        self.until = until
+        self.path = path
+        self.min_score = min_score
+        self.snippet_lines = snippet_lines
+
+
+class Hit:
+    __slots__ = (
+        "collection", "path", "abs_path", "anchor", "heading", "line_start", "line_end",
+        "score", "snippet", "date", "types", "body", "body_line",
+    )
+
+    def __init__(self, **fields: object) -> None:
+        for name in self.__slots__:
+            setattr(self, name, fields[name])
+
+    def to_dict(self, full: bool = False) -> dict[str, object]:
+        snippet: Snippet = self.snippet  # type: ignore[assignment]
+        out: dict[str, object] = {
+            "collection": self.collection,
+            "path": self.path,
+            "abs_path": self.abs_path,
+            "anchor": self.anchor,
+            "heading": self.heading,
+            "line_start": self.line_start,
+            "line_end": self.line_end,
+            "score": round(self.score, 4),  # type: ignore[arg-type]
+            "snippet": snippet.text,
+            "snippet_line": snippet.line,
+            "date": self.date,
+            "types": self.types,
+        }
+        if full:
+            out["body"] = self.body
+        return out
+
+
+def parse_type(value: str) -> str:
+    """`K`, `k`, `knowledge`, `!`, `security` → the type letter."""
+    v = value.strip()
+    if v.upper() in TYPE_NAMES:
+        return v.upper()
+    letter = _TYPE_BY_NAME.get(v.lower())
+    if letter is None:
+        names = ", ".join(f"{k} ({n})" for k, n in TYPE_NAMES.items())
+        raise BadInputError(f"unknown entry type {value!r}; use one of {names}")
+    return letter
+
+
+def parse_day(value: str, today: date | None = None) -> int:
+    """`YYYY-MM-DD`, `today`, `yesterday` or `Nd` (N days ago) → YYYYMMDD."""
+    v = value.strip().lower()
+    today = today or date.today()
+    try:
+        if v == "today":
+            day = today
+        elif v == "yesterday":
+            day = today - timedelta(days=1)
+        elif v.endswith("d") and v[:-1].isdigit():
+            day = today - timedelta(days=int(v[:-1]))
+        else:
+            day = date.fromisoformat(v)
+    except (ValueError, OverflowError):
+        raise BadInputError(f"bad date {value!r}: use YYYY-MM-DD, today, yesterday or Nd (days ago)") from None
+    return day.year * 10000 + day.month * 100 + day.day
+
+
+def path_filter_regex(glob: str) -> str:
+    """A path glob as an anchored regex; a glob without '/' matches in any folder."""
+    regex = glob_to_regex(glob)
+    return regex if "/" in glob else f"(?:.*/)?{regex}"
+
+
+def build_form(text: str, options: SearchOptions) -> query_mod.QueryForm:
+    form = query_mod.parse(text)
+    form.collections = list(options.collections)
+    form.types = sorted({parse_type(t) for t in options.types})
+    form.since = parse_day(options.since) if options.since else 0
+    form.until = parse_day(options.until) if options.until else 0
+    if form.since and form.until and form.since > form.until:
+        raise BadInputError("--since is after --until")
+    form.path_regex = path_filter_regex(options.path) if options.path else ""
+    return form
+
+
+def search(cfg: Config, text: str, options: SearchOptions | None = None) -> list[Hit]:
+    """Ranked hits for `text` across the selected collections (all by default)."""
+    options = options or SearchOptions()
+    if options.limit < 1:
+        raise BadInputError("the number of results must be at least 1")
+    cfg.select(options.collections)  # unknown names fail before touching the index
+    form = build_form(text, options)
+    last_error: Exception | None = None
+    for attempt in range(_RETRIES):
+        try:
+            return _run(cfg, form, options)
+        except ValueError as exc:
+            # A refresh in another process may delete a segment between our reading
+            # meta.json and opening the segment; the next attempt sees the new commit.
+            last_error = exc
+            time.sleep(0.02 * (attempt + 1))
+    raise last_error  # type: ignore[misc]
+
+
+def _run(cfg: Config, form: query_mod.QueryForm, options: SearchOptions) -> list[Hit]:
+    index = open_reader(cfg.data_dir)
+    schema = index.schema
+    compiled = compile_query(form, schema)
+    if compiled is None:
+        return []
+    searcher = index.searcher()
+    result = searcher.search(compiled, options.limit, count=False)
+    units = form.highlight_units()
+    hits: list[Hit] = []
+    for score, address in result.hits:
+        if options.min_score is not None and score < options.min_score:
+            continue
+        doc = searcher.doc(address).to_dict()
+        coll = doc["collection"][0]
+        if coll not in cfg.collections:
+            continue  # removed from the config; the next refresh purges it
+        path = doc["path"][0]
+        body = doc.get("body", [""])[0]
+        body_line = doc["body_line"][0]
+        day = doc["date"][0]
+        hits.append(Hit(
+            collection=coll,
+            path=path,
+            abs_path=os.path.join(cfg.collections[coll].path, path),
+            anchor=doc["anchor"][0],
+            heading=doc.get("heading", [""])[0],
+            line_start=doc["line_start"][0],
+            line_end=doc["line_end"][0],
+            score=score,
+            snippet=make_snippet(body, body_line, units, options.snippet_lines)
+            if options.snippet_lines > 0 else Snippet(body_line, [], []),
+            date=f"{day // 10000:04d}-{day // 100 % 100:02d}-{day % 100:02d}" if day else None,
+            types=doc.get("types", []),
+            body=body,
+            body_line=body_line,
+        ))
+    return hits

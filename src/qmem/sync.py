@@ -1,0 +1,203 @@
+"""Incremental refresh: scan → diff against the manifest → delete/add → one commit → manifest.
+
+Unchanged size and mtime skip a file without reading it; otherwise its xxh3 hash decides.
+Every file that is (re)added is first deleted by key, so repeating a refresh after a crash
+never duplicates sections, and a fresh full build gives the same index.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+
+import xxhash
+
+from . import manifest as manifests
+from . import markdown
+from .config import Collection, Config
+from .index import Writer, remove_stale_versions, stale_versions
+from .scan import FileInfo, scan
+
+MAX_FILE_BYTES = 16 * 1024 * 1024
+# A file modified this recently may change again within the same mtime tick without its
+# size changing; it is re-hashed on the next refresh (git's "racily clean" rule).
+RACY_NS = 2_000_000_000
+
+Progress = Callable[[int, int, str], None]
+
+
+class CollectionReport:
+    __slots__ = ("name", "files", "added", "changed", "deleted", "unchanged", "sections", "warnings", "full", "skipped_root")
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.files = 0
+        self.added = 0
+        self.changed = 0
+        self.deleted = 0
+        self.unchanged = 0
+        self.sections = 0
+        self.warnings: list[str] = []
+        self.full = False
+        self.skipped_root = False
+
+    def to_dict(self) -> dict[str, object]:
+        return {k: getattr(self, k) for k in self.__slots__}
+
+
+class RefreshReport:
+    __slots__ = ("collections", "purged", "rebuilt_from", "seconds", "committed")
+
+    def __init__(self) -> None:
+        self.collections: list[CollectionReport] = []
+        self.purged: list[str] = []  # collections no longer in the config, removed from the index
+        self.rebuilt_from: list[str] = []  # index folders of another schema version, replaced
+        self.seconds = 0.0
+        self.committed = False
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "collections": [c.to_dict() for c in self.collections],
+            "purged": self.purged,
+            "rebuilt_from": self.rebuilt_from,
+            "seconds": round(self.seconds, 4),
+            "committed": self.committed,
+        }
+
+
+class _Read:
+    """A file's bytes turned into sections, or the reason it was skipped."""
+
+    __slots__ = ("digest", "sections", "problem")
+
+    def __init__(self, digest: str, sections: list[markdown.Section] | None, problem: str = "") -> None:
+        self.digest = digest
+        self.sections = sections
+        self.problem = problem
+
+
+def read_sections(info: FileInfo) -> _Read:
+    """Read, hash and parse one file; binary, non-UTF-8 and oversized files are refused."""
+    if info.size > MAX_FILE_BYTES:
+        return _Read("", None, f"larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB, skipped")
+    try:
+        with open(info.abs, "rb") as handle:
+            data = handle.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        return _Read("", None, f"cannot read: {exc.strerror}")
+    digest = xxhash.xxh3_64_hexdigest(data)
+    if b"\x00" in data:
+        return _Read(digest, None, "binary (contains NUL bytes), skipped")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        return _Read(digest, None, f"not UTF-8 (byte {exc.start}), skipped")
+    file_date = markdown.parse_date(os.path.basename(info.rel))
+    return _Read(digest, markdown.parse(text, file_date))
+
+
+def refresh(
+    cfg: Config,
+    names: list[str] | None = None,
+    full: bool = False,
+    progress: Progress | None = None,
+) -> RefreshReport:
+    """Bring the index in line with the files of the named collections (all by default)."""
+    started = time.monotonic()
+    report = RefreshReport()
+    selected = cfg.select(names)
+    report.rebuilt_from = stale_versions(cfg.data_dir)
+    with Writer(cfg.data_dir, cfg.lock_timeout) as writer:
+        changed_manifests: list[manifests.Manifest] = []
+        for orphan in manifests.stored_collections(cfg.data_dir):
+            if orphan not in cfg.collections:
+                writer.delete_collection(orphan)
+                report.purged.append(orphan)
+        dirty = bool(report.purged)
+        for coll in selected:
+            result, saved, changed = _refresh_collection(writer, cfg, coll, full, progress)
+            report.collections.append(result)
+            dirty = dirty or changed
+            if saved is not None:
+                changed_manifests.append(saved)
+        if dirty or writer.created:
+            writer.commit()
+            report.committed = True
+        for saved in changed_manifests:
+            manifests.save(cfg.data_dir, saved)
+        for orphan in report.purged:
+            manifests.remove(cfg.data_dir, orphan)
+        if report.committed:
+            writer.finish()
+    if report.rebuilt_from:
+        remove_stale_versions(cfg.data_dir)
+    report.seconds = time.monotonic() - started
+    return report
+
+
+def _refresh_collection(
+    writer: Writer,
+    cfg: Config,
+    coll: Collection,
+    full: bool,
+    progress: Progress | None,
+) -> tuple[CollectionReport, manifests.Manifest | None, bool]:
+    result = CollectionReport(coll.name)
+    if not os.path.isdir(coll.path):
+        result.skipped_root = True
+        result.warnings.append(f"{coll.path}: collection root is missing; index left as it was")
+        return result, None, False
+    old = manifests.load(cfg.data_dir, coll.name)
+    if full or old.root != coll.path:
+        result.full = True
+        writer.delete_collection(coll.name)
+        old_files: dict[str, list] = {}
+    else:
+        old_files = old.files
+    files, warnings = scan(coll.path, coll.patterns, coll.exclude)
+    result.warnings.extend(warnings)
+    now_ns = time.time_ns()
+    new_files: dict[str, list] = {}
+    todo: list[FileInfo] = []
+    for info in files:
+        entry = old_files.get(info.rel)
+        if entry and entry[0] == info.size and entry[1] == info.mtime_ns:
+            new_files[info.rel] = entry
+            result.unchanged += 1
+        else:
+            todo.append(info)
+    changed = result.full
+    unreadable: set[str] = set()
+    for done, info in enumerate(todo, 1):
+        if progress:
+            progress(done, len(todo), info.rel)
+        entry = old_files.get(info.rel)
+        read = read_sections(info)
+        size = -1 if now_ns - info.mtime_ns < RACY_NS else info.size
+        if read.sections is None:
+            result.warnings.append(f"{info.rel}: {read.problem}")
+            unreadable.add(info.rel)
+            if entry:
+                writer.delete_file(coll.name, info.rel)
+                result.deleted += 1
+                changed = True
+            continue
+        if entry and entry[2] == read.digest:
+            new_files[info.rel] = [size, info.mtime_ns, read.digest, entry[3]]
+            result.unchanged += 1
+            continue
+        writer.replace_file(coll.name, info.rel, read.sections)
+        new_files[info.rel] = [size, info.mtime_ns, read.digest, len(read.sections)]
+        changed = True
+        if entry:
+            result.changed += 1
+        else:
+            result.added += 1
+    for rel in old_files.keys() - new_files.keys() - unreadable:
+        writer.delete_file(coll.name, rel)
+        result.deleted += 1
+        changed = True
+    result.files = len(new_files)
+    result.sections = sum(e[3] for e in new_files.values())
+    return result, manifests.Manifest(coll.name, coll.path, time.time(), new_files), changed
