@@ -17,9 +17,9 @@ import tantivy
 from . import analysis
 from .errors import IndexBusyError, IndexMissingError
 from .fsutil import FileLock
+from .layout import lock_path, stale_versions, tantivy_dir, version_dir
 from .query import QueryForm
 
-SCHEMA_VERSION = 1
 # Weight of a heading match relative to a body match. BM25 already favours matches in the
 # short heading field through length normalisation; on BEIR SciFact (title as heading)
 # 0.5 gave nDCG@10 0.691 against 0.665 at 1.0 and 0.622 at 2.0.
@@ -34,24 +34,6 @@ Q = tantivy.Query
 SHOULD = tantivy.Occur.Should
 MUST = tantivy.Occur.Must
 MUST_NOT = tantivy.Occur.MustNot
-
-
-def version_dir(data_dir: str) -> str:
-    return os.path.join(data_dir, f"v{SCHEMA_VERSION}")
-
-
-def tantivy_dir(data_dir: str) -> str:
-    return os.path.join(version_dir(data_dir), "tantivy")
-
-
-def stale_versions(data_dir: str) -> list[str]:
-    """Index folders of other schema versions (left by an older or newer qmem)."""
-    try:
-        names = os.listdir(data_dir)
-    except OSError:
-        return []
-    current = f"v{SCHEMA_VERSION}"
-    return sorted(n for n in names if n.startswith("v") and n[1:].isdigit() and n != current)
 
 
 def remove_stale_versions(data_dir: str) -> list[str]:
@@ -106,7 +88,7 @@ class Writer:
     def __init__(self, data_dir: str, timeout: float) -> None:
         self.data_dir = data_dir
         self.timeout = timeout
-        self.lock = FileLock(os.path.join(version_dir(data_dir), "write.lock"), timeout)
+        self.lock = FileLock(lock_path(data_dir), timeout)
         self.index: tantivy.Index | None = None
         self.writer: tantivy.IndexWriter | None = None
         self.schema = build_schema()

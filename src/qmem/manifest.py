@@ -10,7 +10,7 @@ import json
 import os
 
 from .fsutil import atomic_write
-from .index import version_dir
+from .layout import manifest_dir
 
 MANIFEST_VERSION = 1
 
@@ -29,10 +29,6 @@ class Manifest:
     @property
     def sections(self) -> int:
         return sum(entry[3] for entry in self.files.values())
-
-
-def manifest_dir(data_dir: str) -> str:
-    return os.path.join(version_dir(data_dir), "manifests")
 
 
 def manifest_path(data_dir: str, collection: str) -> str:

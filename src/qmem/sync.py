@@ -16,7 +16,8 @@ import xxhash
 from . import manifest as manifests
 from . import markdown
 from .config import Collection, Config
-from .index import Writer, remove_stale_versions, stale_versions
+from .index import Writer, remove_stale_versions
+from .layout import stale_versions
 from .scan import FileInfo, scan
 
 MAX_FILE_BYTES = 16 * 1024 * 1024

@@ -1,0 +1,36 @@
+"""Entry point of the `qmem` command and of `python -m qmem`.
+
+`search` and `get` (what agents call most) go through a Typer-free fast path; everything
+else, and any command line the fast path is unsure of, goes to the Typer app.
+"""
+
+from __future__ import annotations
+
+import sys
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = sys.argv[1:] if argv is None else argv
+    if args in (["--version"], ["-V"]):
+        from . import __version__
+
+        sys.stdout.write(f"qmem {__version__}\n")
+        sys.exit(0)
+    from .cli.fast import try_fast
+
+    code = try_fast(args)
+    if code is not None:
+        try:
+            sys.stdout.flush()
+        except BrokenPipeError:
+            from .cli.common import _silence_stdout
+
+            _silence_stdout()
+        sys.exit(code)
+    from .cli.app import run
+
+    run(args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,333 @@
+"""The Typer face: parse options, call one library function, render, exit with a code.
+
+No logic lives here. `search` and `get` share their runners with the fast path
+(`cli/fast.py`); keep their options in step with the tables there (a test checks).
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated, Optional
+
+import typer
+
+from .. import __version__
+from .common import GetArgs, ProgressLine, SearchArgs, emit, guarded, pick_format, run_get, run_search
+
+app = typer.Typer(
+    name="qmem",
+    help="Local BM25 search and memory manager for agents whose memory is Markdown.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # plain click help and errors: greppable, no box drawing in agent logs
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+collection_app = typer.Typer(
+    help="Create, list, show, remove and rename collections (folders of Markdown files).",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
+app.add_typer(collection_app, name="collection")
+
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON for machines.")]
+CollectionsOpt = Annotated[
+    Optional[list[str]], typer.Option("-c", "--collection", metavar="NAME", help="Limit to this collection (repeatable).")
+]
+
+
+def _finish(action: object) -> None:
+    code = guarded(action)
+    if code:
+        raise typer.Exit(code)
+
+
+def _config_path(ctx: typer.Context) -> str | None:
+    root = ctx.find_root()
+    return root.obj if isinstance(root.obj, str) else None
+
+
+def _load(ctx: typer.Context):  # noqa: ANN202 - returns qmem.config.Config
+    from .. import config
+
+    return config.load(_config_path(ctx))
+
+
+def _version(value: bool) -> None:
+    if value:
+        emit(f"qmem {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def root(
+    ctx: typer.Context,
+    config: Annotated[
+        Optional[str],
+        typer.Option("--config", metavar="FILE", help="Config file (default: $QMEM_CONFIG, else $XDG_CONFIG_HOME/qmem/collections.toml)."),
+    ] = None,
+    version: Annotated[
+        bool, typer.Option("--version", "-V", is_eager=True, callback=_version, help="Print the version and exit.")
+    ] = False,
+) -> None:
+    """Local BM25 search and memory manager for agents whose memory is Markdown."""
+    ctx.obj = config
+
+
+# -- collections ----------------------------------------------------------------------------
+
+def _create(ctx: typer.Context, name: str, path: str, patterns: list[str] | None, exclude: list[str] | None,
+            description: str, no_index: bool, as_json: bool) -> None:
+    def action() -> None:
+        from .. import catalog, render
+
+        cfg = _load(ctx)
+        progress = ProgressLine(f"indexing {name}")
+        try:
+            coll, report = catalog.create(cfg, name, path, patterns, exclude, description, not no_index, progress)
+        finally:
+            progress.close()
+        if as_json:
+            emit(render.to_json({"collection": coll.to_dict(), "refresh": report.to_dict() if report else None}))
+            return
+        emit(f"created collection {coll.name}: {coll.path} [{', '.join(coll.patterns)}]")
+        if report:
+            _warn(report)
+            emit(render.refresh_text(report))
+        else:
+            emit(f"not indexed yet: qmem index {coll.name}")
+
+    _finish(action)
+
+
+PatternOpt = Annotated[
+    Optional[list[str]],
+    typer.Option("--pattern", "-p", metavar="GLOB", help="Glob of files to index, relative to PATH (repeatable). "
+                 "Default: MEMORY.md and memory/**/*.md."),
+]
+ExcludeOpt = Annotated[Optional[list[str]], typer.Option("--exclude", "-x", metavar="GLOB", help="Glob to leave out (repeatable).")]
+DescriptionOpt = Annotated[str, typer.Option("--description", "-d", metavar="TEXT", help="What this collection holds.")]
+NoIndexOpt = Annotated[bool, typer.Option("--no-index", help="Only add to the config; index later.")]
+
+
+@collection_app.command("create")
+def collection_create(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help="Collection name: letters, digits, '.', '_' or '-'.")],
+    path: Annotated[str, typer.Argument(help="Root folder (stored absolute, ~ expanded).")],
+    pattern: PatternOpt = None,
+    exclude: ExcludeOpt = None,
+    description: DescriptionOpt = "",
+    no_index: NoIndexOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Add a collection and index it at once."""
+    _create(ctx, name, path, pattern, exclude, description, no_index, as_json)
+
+
+@collection_app.command("add")
+def collection_add(
+    ctx: typer.Context,
+    path: Annotated[str, typer.Argument(help="Root folder.")],
+    name: Annotated[str, typer.Option("--name", metavar="NAME", help="Collection name.")],
+    mask: Annotated[Optional[str], typer.Option("--mask", metavar="GLOB", help="Glob of files to index (qmd's spelling of --pattern).")] = None,
+    pattern: PatternOpt = None,
+    exclude: ExcludeOpt = None,
+    description: DescriptionOpt = "",
+    no_index: NoIndexOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Same as `create`, with qmd's argument order: PATH --name NAME --mask GLOB."""
+    patterns = ([mask] if mask else []) + list(pattern or [])
+    _create(ctx, name, path, patterns or None, exclude, description, no_index, as_json)
+
+
+@collection_app.command("list")
+def collection_list(ctx: typer.Context, as_json: JsonOpt = False) -> None:
+    """List collections with their roots, patterns and index counts."""
+    def action() -> None:
+        from .. import catalog, render
+
+        cfg = _load(ctx)
+        statuses = catalog.overview(cfg)
+        emit(render.to_json([st.to_dict() for st in statuses]) if as_json else render.collections_text(statuses))
+
+    _finish(action)
+
+
+@collection_app.command("show")
+def collection_show(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help="Collection name.")],
+    as_json: JsonOpt = False,
+) -> None:
+    """Show one collection: root, patterns, counts, last refresh, stale files."""
+    def action() -> None:
+        from .. import catalog, render
+
+        cfg = _load(ctx)
+        st = catalog.status(cfg, [name]).collections[0]
+        emit(render.to_json(st.to_dict()) if as_json else render.collection_text(st))
+
+    _finish(action)
+
+
+@collection_app.command("remove")
+def collection_remove(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help="Collection name.")],
+    as_json: JsonOpt = False,
+) -> None:
+    """Remove a collection from the config and the index. Its files are not touched."""
+    def action() -> None:
+        from .. import catalog, render
+
+        coll, report = catalog.remove(_load(ctx), name)
+        if as_json:
+            emit(render.to_json({"removed": coll.to_dict(), "refresh": report.to_dict()}))
+        else:
+            emit(f"removed collection {coll.name}; its files in {coll.path} are untouched")
+
+    _finish(action)
+
+
+@collection_app.command("rename")
+def collection_rename(
+    ctx: typer.Context,
+    old: Annotated[str, typer.Argument(help="Current name.")],
+    new: Annotated[str, typer.Argument(help="New name.")],
+    as_json: JsonOpt = False,
+) -> None:
+    """Rename a collection (re-indexes it under the new name)."""
+    def action() -> None:
+        from .. import catalog, render
+
+        coll, report = catalog.rename(_load(ctx), old, new)
+        if as_json:
+            emit(render.to_json({"collection": coll.to_dict(), "refresh": report.to_dict()}))
+        else:
+            emit(f"renamed collection {old} → {coll.name}")
+            _warn(report)
+
+    _finish(action)
+
+
+# -- index ----------------------------------------------------------------------------------
+
+def _warn(report) -> None:  # noqa: ANN001 - qmem.sync.RefreshReport
+    for c in report.collections:
+        for warning in c.warnings:
+            sys.stderr.write(f"qmem: warning: {c.name}: {warning}\n")
+
+
+def index_cmd(
+    ctx: typer.Context,
+    names: Annotated[Optional[list[str]], typer.Argument(help="Collections to refresh (default: all).")] = None,
+    full: Annotated[bool, typer.Option("--full", help="Rebuild from scratch instead of incrementally.")] = False,
+    wait: Annotated[
+        Optional[float],
+        typer.Option("--wait", metavar="SECONDS", help="Seconds to wait for another refresh to finish (default: config, 30).", min=0),
+    ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing unless something is wrong.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Refresh the index: read new and changed files, drop deleted ones (incremental)."""
+    def action() -> None:
+        from .. import render, sync
+
+        cfg = _load(ctx)
+        if wait is not None:
+            cfg.lock_timeout = wait
+        progress = ProgressLine("indexing")
+        try:
+            report = sync.refresh(cfg, names, full=full, progress=None if quiet or as_json else progress)
+        finally:
+            progress.close()
+        _warn(report)
+        if as_json:
+            emit(render.to_json(report.to_dict()))
+        elif not quiet:
+            emit(render.refresh_text(report))
+
+    _finish(action)
+
+
+app.command("index")(index_cmd)
+app.command("update", help="Alias of `qmem index` (qmd's name).")(index_cmd)
+
+
+# -- search and get -------------------------------------------------------------------------
+
+@app.command("search")
+def search_cmd(
+    ctx: typer.Context,
+    query: Annotated[Optional[list[str]], typer.Argument(help="Words; \"quoted phrase\" must match, -word must not.")] = None,
+    collection: CollectionsOpt = None,
+    limit: Annotated[Optional[int], typer.Option("-n", "--limit", metavar="N", help="Number of results (default 10).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="JSON array of hits.")] = False,
+    files: Annotated[bool, typer.Option("--files", help="One abs_path:line per hit.")] = False,
+    md: Annotated[bool, typer.Option("--md", help="Markdown to paste into a prompt.")] = False,
+    fmt: Annotated[Optional[str], typer.Option("--format", metavar="FORMAT", help="text, json, files or md.")] = None,
+    full: Annotated[bool, typer.Option("--full", help="Whole sections instead of snippets.")] = False,
+    min_score: Annotated[Optional[float], typer.Option("--min-score", metavar="SCORE", help="Drop hits scoring below this.")] = None,
+    types: Annotated[
+        Optional[list[str]],
+        typer.Option("-t", "--type", metavar="TYPE", help="Entry type: P E K B S ! or profile, event, knowledge, behaviour, skill, security (repeatable)."),
+    ] = None,
+    since: Annotated[Optional[str], typer.Option("--since", metavar="DATE", help="Dated sections from this day: YYYY-MM-DD, today, yesterday, Nd.")] = None,
+    until: Annotated[Optional[str], typer.Option("--until", metavar="DATE", help="Dated sections up to this day (inclusive).")] = None,
+    path: Annotated[Optional[str], typer.Option("--path", metavar="GLOB", help="Glob on the file path, e.g. \"memory/2026-*\".")] = None,
+) -> None:
+    """Search the index (BM25; Chinese and mixed text welcome)."""
+    args = SearchArgs()
+    args.config = _config_path(ctx)
+    args.query = list(query or [])
+    args.collections = list(collection or [])
+    args.limit = limit
+    args.full = full
+    args.min_score = min_score
+    args.types = list(types or [])
+    args.since, args.until, args.path = since, until, path
+
+    def action() -> int:
+        args.fmt = pick_format(as_json, files, md, fmt)
+        return run_search(args)
+
+    _finish(action)
+
+
+@app.command("get")
+def get_cmd(
+    ctx: typer.Context,
+    spec: Annotated[str, typer.Argument(help="path#anchor, path:LINE[:COUNT] or path (relative to a collection root).")],
+    collection: CollectionsOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Print a section by anchor, or a window of lines, with line numbers."""
+    args = GetArgs()
+    args.config = _config_path(ctx)
+    args.spec = spec
+    args.collections = list(collection or [])
+    args.json = as_json
+    _finish(lambda: run_get(args))
+
+
+@app.command("status")
+def status_cmd(
+    ctx: typer.Context,
+    names: Annotated[Optional[list[str]], typer.Argument(help="Collections (default: all).")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Per collection: root, files, sections, index size, last refresh, stale files."""
+    def action() -> None:
+        from .. import catalog, render
+
+        st = catalog.status(_load(ctx), names)
+        emit(render.to_json(st.to_dict()) if as_json else render.status_text(st))
+
+    _finish(action)
+
+
+def run(argv: list[str]) -> None:
+    """Run the Typer app; usage errors exit 2 with click's message."""
+    app(args=argv, prog_name="qmem")

@@ -1,0 +1,205 @@
+"""What every command face shares, without importing Typer: error reporting, colour,
+progress, and the search/get runners that both the Typer commands and the start-up fast
+path call, so the two can never drift apart in behaviour.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+from ..errors import EXIT_INTERNAL, EXIT_USAGE, QmemError
+
+FORMATS = ("text", "json", "files", "md")
+
+
+def err(message: str) -> None:
+    sys.stderr.write(f"qmem: {message}\n")
+
+
+def use_color(stream: object = None) -> bool:
+    """Colour only on a terminal, and never when NO_COLOR is set (https://no-color.org)."""
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    stream = stream or sys.stdout
+    return bool(getattr(stream, "isatty", lambda: False)())
+
+
+def emit(text: str) -> None:
+    if text:
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+
+
+def guarded(action: object) -> int:
+    """Run `action()` and turn failures into one line on stderr and an exit code."""
+    try:
+        return action() or 0  # type: ignore[operator]
+    except QmemError as exc:
+        err(str(exc))
+        return exc.exit_code
+    except KeyboardInterrupt:
+        err("interrupted")
+        return 130
+    except BrokenPipeError:
+        _silence_stdout()
+        return 0
+    except Exception as exc:  # the last line of defence: never a traceback by default
+        if os.environ.get("QMEM_DEBUG"):
+            raise
+        err(f"internal error: {type(exc).__name__}: {exc} (QMEM_DEBUG=1 shows the traceback)")
+        return EXIT_INTERNAL
+
+
+def _silence_stdout() -> None:
+    """After a closed pipe (`qmem search x | head -1`), let the interpreter exit quietly."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
+class ProgressLine:
+    """A one-line progress display on a TTY stderr, shown only once work passes one second."""
+
+    def __init__(self, label: str, delay: float = 1.0) -> None:
+        self.label = label
+        self.started = time.monotonic()
+        self.delay = delay
+        self.enabled = use_color(sys.stderr) or bool(getattr(sys.stderr, "isatty", lambda: False)())
+        self.shown = False
+        self.last = 0.0
+
+    def __call__(self, done: int, total: int, item: str) -> None:
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if now - self.started < self.delay or (now - self.last < 0.1 and done < total):
+            return
+        self.last = now
+        self.shown = True
+        width = 24
+        filled = int(width * done / max(total, 1))
+        eta = (now - self.started) / max(done, 1) * (total - done)
+        sys.stderr.write(f"\r{self.label} [{'#' * filled}{'.' * (width - filled)}] {done}/{total} ~{eta:.0f}s ")
+        sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.shown:
+            sys.stderr.write("\r\x1b[2K")
+            sys.stderr.flush()
+
+
+class SearchArgs:
+    """A parsed `qmem search` command line."""
+
+    __slots__ = ("config", "query", "collections", "limit", "fmt", "full", "min_score", "types", "since", "until", "path")
+
+    def __init__(self) -> None:
+        self.config: str | None = None
+        self.query: list[str] = []
+        self.collections: list[str] = []
+        self.limit: int | None = None
+        self.fmt = "text"
+        self.full = False
+        self.min_score: float | None = None
+        self.types: list[str] = []
+        self.since: str | None = None
+        self.until: str | None = None
+        self.path: str | None = None
+
+
+def pick_format(json_: bool, files: bool, md: bool, fmt: str | None) -> str:
+    chosen = [name for name, on in (("json", json_), ("files", files), ("md", md)) if on]
+    if fmt:
+        if fmt not in FORMATS:
+            raise _usage(f"unknown format {fmt!r}; use one of {', '.join(FORMATS)}")
+        chosen.append(fmt)
+    if len(set(chosen)) > 1:
+        raise _usage("choose one output format: --json, --files, --md or --format")
+    return chosen[0] if chosen else "text"
+
+
+def _usage(message: str) -> QmemError:
+    exc = QmemError(message)
+    exc.exit_code = EXIT_USAGE
+    return exc
+
+
+def run_search(args: SearchArgs) -> int:
+    from .. import config, search
+    from ..errors import IndexMissingError
+
+    cfg = config.load(args.config)
+    if not cfg.collections:
+        raise _usage("no collections yet: qmem collection create NAME PATH")
+    text = " ".join(args.query).strip()
+    options = search.SearchOptions(
+        collections=args.collections,
+        limit=args.limit if args.limit is not None else cfg.limit,
+        types=args.types,
+        since=args.since,
+        until=args.until,
+        path=args.path,
+        min_score=args.min_score,
+        snippet_lines=0 if args.fmt == "files" else cfg.snippet_lines,
+    )
+    if not text and not (options.types or options.since or options.until or options.path):
+        raise _usage("give a query, or a filter (--type, --since, --until, --path) to list sections")
+    try:
+        hits = search.search(cfg, text, options)
+    except IndexMissingError:
+        build_missing_index(cfg)
+        hits = search.search(cfg, text, options)
+    from .. import render
+
+    if args.fmt == "json":
+        emit(render.hits_json(hits, args.full))
+    elif args.fmt == "files":
+        emit(render.hits_files(hits))
+    elif args.fmt == "md":
+        emit(render.hits_markdown(hits, args.full))
+    elif hits:
+        emit(render.hits_text(hits, use_color(), args.full))
+    else:
+        err(f"no matches for {text!r}" if text else "no matching sections")
+    return 0
+
+
+def build_missing_index(cfg: object) -> None:
+    """First search after install or a schema change: build the index, say so on stderr."""
+    from ..layout import stale_versions
+    from ..sync import refresh
+
+    old = stale_versions(cfg.data_dir)  # type: ignore[attr-defined]
+    if old:
+        err(f"the index format changed ({', '.join(old)} → current); rebuilding it once")
+    else:
+        err("no index yet; building it now (qmem index)")
+    progress = ProgressLine("indexing")
+    try:
+        refresh(cfg, progress=progress)  # type: ignore[arg-type]
+    finally:
+        progress.close()
+
+
+class GetArgs:
+    __slots__ = ("config", "spec", "collections", "json")
+
+    def __init__(self) -> None:
+        self.config: str | None = None
+        self.spec = ""
+        self.collections: list[str] = []
+        self.json = False
+
+
+def run_get(args: GetArgs) -> int:
+    from .. import config, render, retrieve
+
+    cfg = config.load(args.config)
+    excerpt = retrieve.get(cfg, args.spec, args.collections)
+    emit(render.excerpt_json(excerpt) if args.json else render.excerpt_text(excerpt, use_color()))
+    return 0

@@ -1,0 +1,135 @@
+"""Start-up fast path: parse `qmem search` / `qmem get` without importing Typer.
+
+Importing Typer costs ~45 ms, more than the whole search. These two commands are what
+agents call many times per task, so a small parser handles their well-formed command
+lines and hands anything else (`--help`, a typo, a bad value) to the Typer app, which
+owns the messages. `tests/test_cli_fast.py` checks that the option tables below match
+the Typer commands' options exactly.
+"""
+
+from __future__ import annotations
+
+from .common import GetArgs, SearchArgs, pick_format, run_get, run_search
+
+# option → (attribute, kind); kinds: flag, str, int, float, list
+SEARCH_OPTIONS: dict[str, tuple[str, str]] = {
+    "-c": ("collections", "list"),
+    "--collection": ("collections", "list"),
+    "-n": ("limit", "int"),
+    "--limit": ("limit", "int"),
+    "--json": ("json", "flag"),
+    "--files": ("files", "flag"),
+    "--md": ("md", "flag"),
+    "--format": ("format", "str"),
+    "--full": ("full", "flag"),
+    "--min-score": ("min_score", "float"),
+    "-t": ("types", "list"),
+    "--type": ("types", "list"),
+    "--since": ("since", "str"),
+    "--until": ("until", "str"),
+    "--path": ("path", "str"),
+}
+GET_OPTIONS: dict[str, tuple[str, str]] = {
+    "-c": ("collections", "list"),
+    "--collection": ("collections", "list"),
+    "--json": ("json", "flag"),
+}
+_CONVERT = {"int": int, "float": float, "str": str, "list": str}
+
+
+class _Fallback(Exception):
+    """The command line is not one the fast path is sure about; let Typer handle it."""
+
+
+def parse(argv: list[str], table: dict[str, tuple[str, str]]) -> tuple[dict[str, object], list[str]]:
+    """Options and positionals the way click reads them (interspersed, `--opt=value`, `-n5`, `--`)."""
+    values: dict[str, object] = {}
+    positionals: list[str] = []
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        i += 1
+        if arg == "--":
+            positionals.extend(argv[i:])
+            break
+        if not arg.startswith("-") or arg == "-":
+            positionals.append(arg)
+            continue
+        name, inline = arg, None
+        if arg.startswith("--") and "=" in arg:
+            name, inline = arg.split("=", 1)
+        elif not arg.startswith("--") and len(arg) > 2:
+            name, inline = arg[:2], arg[2:]
+        spec = table.get(name)
+        if spec is None:
+            raise _Fallback(arg)
+        attr, kind = spec
+        if kind == "flag":
+            if inline is not None:
+                raise _Fallback(arg)
+            values[attr] = True
+            continue
+        if inline is None:
+            if i >= len(argv):
+                raise _Fallback(arg)
+            inline = argv[i]
+            i += 1
+        try:
+            value = _CONVERT[kind](inline)
+        except ValueError:
+            raise _Fallback(arg) from None
+        if kind == "list":
+            values.setdefault(attr, []).append(value)  # type: ignore[union-attr]
+        else:
+            values[attr] = value
+    return values, positionals
+
+
+def _global_config(argv: list[str]) -> tuple[str | None, list[str]]:
+    """Strip a leading `--config PATH` / `--config=PATH` (the root option)."""
+    if argv and argv[0].startswith("--config="):
+        return argv[0].split("=", 1)[1], argv[1:]
+    if len(argv) >= 2 and argv[0] == "--config":
+        return argv[1], argv[2:]
+    return None, argv
+
+
+def try_fast(argv: list[str]) -> int | None:
+    """Run `search` or `get` when the command line is plainly valid; None means "use Typer"."""
+    config_path, argv = _global_config(argv)
+    if not argv or argv[0] not in ("search", "get"):
+        return None
+    from .common import guarded
+
+    try:
+        if argv[0] == "search":
+            values, words = parse(argv[1:], SEARCH_OPTIONS)
+            args = SearchArgs()
+            args.config = config_path
+            args.query = words
+            args.collections = values.get("collections", [])  # type: ignore[assignment]
+            args.limit = values.get("limit")  # type: ignore[assignment]
+            args.full = bool(values.get("full"))
+            args.min_score = values.get("min_score")  # type: ignore[assignment]
+            args.types = values.get("types", [])  # type: ignore[assignment]
+            args.since = values.get("since")  # type: ignore[assignment]
+            args.until = values.get("until")  # type: ignore[assignment]
+            args.path = values.get("path")  # type: ignore[assignment]
+            flags = (bool(values.get("json")), bool(values.get("files")), bool(values.get("md")), values.get("format"))
+            return guarded(lambda: _search(args, flags))
+        values, words = parse(argv[1:], GET_OPTIONS)
+        if len(words) != 1:
+            return None
+        get_args = GetArgs()
+        get_args.config = config_path
+        get_args.spec = words[0]
+        get_args.collections = values.get("collections", [])  # type: ignore[assignment]
+        get_args.json = bool(values.get("json"))
+        return guarded(lambda: run_get(get_args))
+    except _Fallback:
+        return None
+
+
+def _search(args: SearchArgs, flags: tuple) -> int:
+    args.fmt = pick_format(*flags)
+    return run_search(args)

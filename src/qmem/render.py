@@ -1,0 +1,181 @@
+"""Records → text for people, JSON for machines, Markdown for prompts. Returns strings only.
+
+Colour is decided by the caller (a TTY and no NO_COLOR); the library never looks at stdout.
+"""
+
+from __future__ import annotations
+
+import json
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up cost)
+if TYPE_CHECKING:
+    from .catalog import CollectionStatus, Status
+    from .retrieve import Excerpt
+    from .search import Hit
+    from .sync import RefreshReport
+
+_RESET = "\x1b[0m"
+_BOLD = "\x1b[1m"
+_DIM = "\x1b[2m"
+_PATH = "\x1b[35m"
+_HEAD = "\x1b[36m"
+_MARK = "\x1b[1;31m"
+
+
+def to_json(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False, indent=2)
+
+
+def _paint(text: str, style: str, color: bool) -> str:
+    return f"{style}{text}{_RESET}" if color and text else text
+
+
+def _highlight(line: str, spans: list[tuple[int, int]], color: bool) -> str:
+    if not color or not spans:
+        return line
+    out, pos = [], 0
+    for start, end in spans:
+        out.append(line[pos:start])
+        out.append(f"{_MARK}{line[start:end]}{_RESET}")
+        pos = end
+    out.append(line[pos:])
+    return "".join(out)
+
+
+def _numbered(first: int, lines: list[str], color: bool, spans: list | None = None) -> list[str]:
+    width = len(str(first + max(len(lines) - 1, 0)))
+    out = []
+    for k, line in enumerate(lines):
+        number = _paint(str(first + k).rjust(width), _DIM, color)
+        out.append(f"  {number}  {_highlight(line, spans[k] if spans else [], color)}")
+    return out
+
+
+def hits_text(hits: list[Hit], color: bool = False, full: bool = False) -> str:
+    """One block per hit: `path:line`, breadcrumb, score; then numbered snippet lines."""
+    blocks: list[str] = []
+    for hit in hits:
+        line = hit.snippet.line if hit.snippet.lines else hit.line_start
+        where = _paint(f"{hit.path}:{line}", _PATH + _BOLD, color)
+        heading = _paint(hit.heading, _HEAD, color) if hit.heading else _paint("(top of file)", _DIM, color)
+        meta = _paint(f"[{hit.collection}] {hit.score:.2f}", _DIM, color)
+        block = [f"{where}  {heading}  {meta}"]
+        if full:
+            block.extend(_numbered(hit.body_line, hit.body.split("\n") if hit.body else [], color))
+        else:
+            block.extend(_numbered(hit.snippet.line, hit.snippet.lines, color, hit.snippet.spans))
+        blocks.append("\n".join(block))
+    return "\n\n".join(blocks)
+
+
+def hits_json(hits: list[Hit], full: bool = False) -> str:
+    return to_json([hit.to_dict(full) for hit in hits])
+
+
+def hits_files(hits: list[Hit]) -> str:
+    """`abs_path:line` per hit (its best line), usable from any folder; repeats dropped."""
+    seen: dict[str, None] = {}
+    for hit in hits:
+        line = hit.snippet.line if hit.snippet.lines else hit.line_start
+        seen.setdefault(f"{hit.abs_path}:{line}", None)
+    return "\n".join(seen)
+
+
+def hits_markdown(hits: list[Hit], full: bool = False) -> str:
+    """Markdown to paste into a prompt: a heading per hit, its source, the text."""
+    blocks: list[str] = []
+    for hit in hits:
+        title = hit.heading or hit.path
+        line = hit.snippet.line if hit.snippet.lines else hit.line_start
+        text = hit.body if full else hit.snippet.text
+        blocks.append(f"### {title}\n`{hit.path}:{line}` · {hit.collection} · score {hit.score:.2f}\n\n{text}".rstrip())
+    return "\n\n".join(blocks)
+
+
+def excerpt_text(excerpt: Excerpt, color: bool = False) -> str:
+    header = _paint(f"{excerpt.path}:{excerpt.line_start}-{excerpt.line_end}", _PATH + _BOLD, color)
+    if excerpt.heading:
+        header += "  " + _paint(excerpt.heading, _HEAD, color)
+    return "\n".join([header, *_numbered(excerpt.line_start, excerpt.lines, color)])
+
+
+def excerpt_json(excerpt: Excerpt) -> str:
+    return to_json(excerpt.to_dict())
+
+
+def _size(n: int) -> str:
+    for unit in ("B", "KB", "MB", "GB"):
+        if n < 1024 or unit == "GB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024  # type: ignore[assignment]
+    return f"{n} B"
+
+
+def refresh_text(report: RefreshReport) -> str:
+    """One line per collection: what changed, the sections it now has, the time taken."""
+    lines = []
+    if report.rebuilt_from:
+        lines.append(f"rebuilt the index (format changed; removed {', '.join(report.rebuilt_from)})")
+    for c in report.collections:
+        if c.skipped_root:
+            lines.append(f"{c.name}: root missing, skipped")
+            continue
+        mode = " (full rebuild)" if c.full else ""
+        lines.append(
+            f"{c.name}: {c.files} files, {c.sections} sections — {c.added} added, {c.changed} changed, "
+            f"{c.deleted} deleted, {c.unchanged} unchanged{mode}"
+        )
+    for name in report.purged:
+        lines.append(f"{name}: no longer configured; removed from the index")
+    lines.append(f"done in {report.seconds:.2f}s")
+    return "\n".join(lines)
+
+
+def collections_text(statuses: list[CollectionStatus]) -> str:
+    if not statuses:
+        return "no collections yet: qmem collection create NAME PATH"
+    width = max(len(s.name) for s in statuses)
+    rows = []
+    for s in statuses:
+        when = s.last_refresh or "never indexed"
+        rows.append(f"{s.name.ljust(width)}  {s.root}  [{', '.join(s.patterns)}]  {s.files} files, {s.sections} sections, {when}")
+    return "\n".join(rows)
+
+
+def collection_text(s: CollectionStatus) -> str:
+    rows = [
+        f"name:         {s.name}",
+        f"root:         {s.root}{'' if s.root_exists else '  (missing!)'}",
+        f"patterns:     {', '.join(s.patterns)}",
+        f"exclude:      {', '.join(s.exclude) or '-'}",
+        f"description:  {s.description or '-'}",
+        f"files:        {s.files}",
+        f"sections:     {s.sections}",
+        f"index size:   ~{_size(s.index_bytes_est)}",
+        f"last refresh: {s.last_refresh or 'never'}",
+        f"stale:        {s.stale} ({s.new} new, {s.changed} changed, {s.deleted} deleted since)",
+    ]
+    return "\n".join(rows)
+
+
+def status_text(st: Status) -> str:
+    rows = [
+        f"config: {st.config_file}",
+        f"data:   {st.data_dir}",
+        f"index:  {_size(st.index_bytes)} on disk",
+    ]
+    if st.stale_index_versions:
+        rows.append(f"old index formats present: {', '.join(st.stale_index_versions)} (the next refresh removes them)")
+    if not st.collections:
+        rows.append("no collections yet: qmem collection create NAME PATH")
+    for s in st.collections:
+        stale = f"{s.stale} stale ({s.new} new, {s.changed} changed, {s.deleted} deleted)" if s.stale else "up to date"
+        if not s.last_refresh:
+            stale = "never indexed: qmem index " + s.name
+        rows.append("")
+        rows.append(f"{s.name}  {s.root}{'' if s.root_exists else '  (root missing!)'}")
+        rows.append(
+            f"  {s.files} files, {s.sections} sections, ~{_size(s.index_bytes_est)}, "
+            f"last refresh {s.last_refresh or 'never'}, {stale}"
+        )
+    return "\n".join(rows)
