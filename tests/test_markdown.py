@@ -17,6 +17,11 @@ def test_sections_split_at_every_heading_with_breadcrumbs_and_lines():
     assert sections[0].level == 0 and sections[0].anchor == ""
 
 
+def test_bare_container_headings_are_not_sections_but_leaves_are():
+    sections = parse("# Title\n## Empty leaf\n## Parent\n### Child\ntext\n")
+    assert [s.heading for s in sections] == ["Title › Empty leaf", "Title › Parent › Child"]
+
+
 def test_headings_inside_fenced_code_are_not_sections():
     text = "# Real\n```bash\n# comment, not a heading\n```\n~~~~\n## also not\n~~~~\n## Second\n"
     assert [s.title for s in parse(text)] == ["Real", "Second"]
@@ -42,7 +47,7 @@ def test_github_anchor_rules():
 
 
 def test_duplicate_headings_get_numbered_anchors():
-    anchors = [s.anchor for s in parse("# Notes\n## Notes\n## Notes\n# notes-1\n")]
+    anchors = [s.anchor for s in parse("# Notes\na\n## Notes\nb\n## Notes\nc\n# notes-1\n")]
     assert anchors == ["notes", "notes-1", "notes-2", "notes-1-1"]
 
 
@@ -50,7 +55,7 @@ def test_dates_from_file_name_front_matter_and_heading():
     assert parse("- x\n", file_date=20260228)[0].date == 20260228
     assert parse("---\ndate: 2026-01-05\n---\n# T\nx\n", file_date=20260228)[0].date == 20260105
     sections = parse("# Log\n## 2026-03-01 meeting\nx\n## Other\ny\n", file_date=20260228)
-    assert [s.date for s in sections] == [20260228, 20260301, 20260228]
+    assert [s.date for s in sections] == [20260301, 20260228]
     assert markdown.parse_date("2026-02-30") == 0  # not a real day
 
 

@@ -2,7 +2,8 @@
 
 A section starts at every ATX heading (outside fenced code) and runs to the next heading of
 any level, so no text is indexed twice; the heading path keeps the context
-("Skills › Windows PS5 编码地狱"). Text before the first heading is the preamble section
+("Skills › Windows PS5 编码地狱"). A heading with no text of its own, directly followed by a
+deeper one, is not a section: its children carry it in their breadcrumbs. Text before the first heading is the preamble section
 (level 0, empty anchor). `section_span` gives the GitHub notion of a section (down to the
 next heading of the same or a higher level) for `qmem get`.
 """
@@ -236,6 +237,10 @@ def parse(text: str, file_date: int = 0) -> list[Section]:
             stack.pop()
         stack.append(head)
         end = heads[k + 1].line if k + 1 < len(heads) else len(lines)
+        if k + 1 < len(heads) and heads[k + 1].level > head.level and not any(
+            line.strip() for line in lines[head.line + 1:end]
+        ):
+            continue  # a bare container heading: its children carry it in their breadcrumbs
         path = [strip_tags(h.title) or h.title for h in stack]
         sections.extend(_build(lines, head.line, end, head, head.level, slugs[k], path, doc_date))
     return sections

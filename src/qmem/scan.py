@@ -76,7 +76,8 @@ def scan(root: str, patterns: list[str], exclude: list[str]) -> tuple[list[FileI
     """All matching files under `root`, sorted by path, and warnings about what was skipped.
 
     Hidden folders and `SKIP_DIRS` are not entered. A symlink is followed only when its
-    target stays inside the root; each real folder is visited once, so link loops end.
+    target stays inside the root; each real folder is visited once (under its real path
+    when it has one), so link loops end and no file is indexed twice.
     """
     matcher = Matcher(patterns, exclude)
     real_root = os.path.realpath(root)
@@ -105,10 +106,14 @@ def scan(root: str, patterns: list[str], exclude: list[str]) -> tuple[list[FileI
                 if entry.is_dir():
                     if depth == 0 or entry.name.startswith(".") or entry.name in SKIP_DIRS or matcher.prunes(rel):
                         continue
-                    if is_link and not is_inside(real_root, os.path.realpath(entry.path)):
-                        warnings.append(f"{rel}/: symlink points outside the collection root, skipped")
+                    sub_depth = None if depth is None else depth - 1
+                    if is_link:
+                        if not is_inside(real_root, os.path.realpath(entry.path)):
+                            warnings.append(f"{rel}/: symlink points outside the collection root, skipped")
+                        else:
+                            linked.append((rel, sub_depth))  # real folders first: their paths win
                         continue
-                    walk(rel, None if depth is None else depth - 1)
+                    walk(rel, sub_depth)
                     continue
                 if not matcher.wants(rel):
                     continue
@@ -123,9 +128,12 @@ def scan(root: str, patterns: list[str], exclude: list[str]) -> tuple[list[FileI
             if entry.is_file():
                 files[rel] = FileInfo(rel, entry.path, st.st_size, st.st_mtime_ns)
 
+    linked: list[tuple[str, int | None]] = []
     for base, depth in matcher.bases:
         visited.clear()
         target = os.path.join(real_root, base)
         if os.path.isdir(target) and is_inside(real_root, os.path.realpath(target)):
             walk(base, depth)
+        while linked:
+            walk(*linked.pop(0))
     return [files[k] for k in sorted(files)], warnings
