@@ -9,7 +9,6 @@ change builds a fresh index beside the old one instead of failing to open it.
 from __future__ import annotations
 
 import os
-import shutil
 import time
 
 import tantivy
@@ -38,6 +37,8 @@ MUST_NOT = tantivy.Occur.MustNot
 
 def remove_stale_versions(data_dir: str) -> list[str]:
     """Drop old index folders: the index is a cache rebuilt from the Markdown files."""
+    import shutil
+
     removed = stale_versions(data_dir)
     for name in removed:
         shutil.rmtree(os.path.join(data_dir, name), ignore_errors=True)

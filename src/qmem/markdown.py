@@ -3,26 +3,16 @@
 A section starts at every ATX heading (outside fenced code) and runs to the next heading of
 any level, so no text is indexed twice; the heading path keeps the context
 ("Skills › Windows PS5 编码地狱"). A heading with no text of its own, directly followed by a
-deeper one, is not a section: its children carry it in their breadcrumbs. Text before the first heading is the preamble section
-(level 0, empty anchor). `section_span` gives the GitHub notion of a section (down to the
+deeper one, is not a section: its children carry it in their breadcrumbs. Text before the
+first heading is the preamble section (level 0, empty anchor). `section_span` gives the GitHub notion of a section (down to the
 next heading of the same or a higher level) for `qmem get`.
 """
 
 from __future__ import annotations
 
 import re
-from datetime import date as _date
 
-HEADING_SEPARATOR = " › "
-
-TYPE_NAMES = {
-    "P": "profile",
-    "E": "event",
-    "K": "knowledge",
-    "B": "behaviour",
-    "S": "skill",
-    "!": "security",
-}
+from .conventions import HEADING_SEPARATOR, TYPE_NAMES
 
 _HEADING = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
@@ -86,6 +76,8 @@ class Section:
 
 def parse_date(text: str) -> int:
     """The first valid YYYY-MM-DD in `text` as YYYYMMDD, or 0."""
+    from datetime import date as _date
+
     for match in _ISO_DATE.finditer(text):
         y, m, d = (int(g) for g in match.groups())
         try:

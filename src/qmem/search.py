@@ -8,15 +8,18 @@ from __future__ import annotations
 
 import os
 import time
-from datetime import date, timedelta
 
 from . import query as query_mod
 from .config import Config
 from .errors import BadInputError
 from .fsutil import glob_to_regex
 from .index import compile_query, open_reader
-from .markdown import TYPE_NAMES
+from .conventions import TYPE_NAMES
 from .snippets import Snippet, make_snippet
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up cost)
+if TYPE_CHECKING:
+    from datetime import date
 
 _TYPE_BY_NAME = {name: letter for letter, name in TYPE_NAMES.items()}
 _TYPE_BY_NAME.update({"behavior": "B", "skills": "S", "secret": "!", "sec": "!"})
@@ -92,6 +95,8 @@ def parse_type(value: str) -> str:
 
 def parse_day(value: str, today: date | None = None) -> int:
     """`YYYY-MM-DD`, `today`, `yesterday` or `Nd` (N days ago) → YYYYMMDD."""
+    from datetime import date, timedelta
+
     v = value.strip().lower()
     today = today or date.today()
     try:

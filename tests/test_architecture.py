@@ -1,0 +1,97 @@
+"""Dependencies point one way: faces → memory layer → engine → markdown/analysis/fsutil.
+
+Every `import` counts, including lazy ones inside functions: a lazy import that goes the
+wrong way is still a cycle, only hidden.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parent.parent / "src" / "qmem"
+
+# Lower layers never import higher ones; a module may import any strictly lower layer.
+LAYERS: dict[str, int] = {
+    "qmem": 0, "qmem.errors": 0, "qmem.conventions": 0, "qmem.fsutil": 0, "qmem.layout": 0,
+    "qmem.analysis": 1, "qmem.markdown": 1, "qmem.config": 1,
+    "qmem.query": 2, "qmem.scan": 2, "qmem.manifest": 2, "qmem.snippets": 2,
+    "qmem.index": 3,
+    "qmem.sync": 4, "qmem.search": 4, "qmem.retrieve": 4,
+    "qmem.catalog": 5,
+    "qmem.memory": 6,
+    "qmem.render": 7,
+    "qmem.cli": 8, "qmem.__main__": 9,
+}
+
+
+def module_name(path: Path) -> str:
+    rel = path.relative_to(SRC.parent).with_suffix("")
+    parts = list(rel.parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def layer(name: str) -> int:
+    while name not in LAYERS:
+        if "." not in name:
+            raise AssertionError(f"{name} has no layer in LAYERS; add it")
+        name = name.rsplit(".", 1)[0]
+    return LAYERS[name]
+
+
+def imports(path: Path, name: str) -> set[str]:
+    package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names if alias.name.startswith("qmem"))
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - (node.level - 1)]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            if not target.startswith("qmem"):
+                continue
+            for alias in node.names:  # `from . import config` imports qmem.config
+                candidate = f"{target}.{alias.name}"
+                found.add(candidate if (SRC.parent / candidate.replace(".", "/")).with_suffix(".py").exists()
+                          or (SRC.parent / candidate.replace(".", "/")).is_dir() else target)
+    return found
+
+
+def test_every_module_has_a_layer():
+    for path in SRC.rglob("*.py"):
+        layer(module_name(path))
+
+
+def test_imports_point_down():
+    wrong = []
+    for path in SRC.rglob("*.py"):
+        name = module_name(path)
+        mine = layer(name)
+        for target in imports(path, name):
+            if target == name or target.startswith(name + ".") or name == "qmem":
+                continue
+            same_face = name.startswith("qmem.cli") and target.startswith("qmem.cli")
+            if layer(target) >= mine and not same_face:
+                wrong.append(f"{name} (layer {mine}) imports {target} (layer {layer(target)})")
+    assert wrong == []
+
+
+def test_library_never_prints():
+    offenders = []
+    for path in SRC.rglob("*.py"):
+        name = module_name(path)
+        if name.startswith("qmem.cli") or name == "qmem.__main__":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "print":
+                offenders.append(f"{name}:{node.lineno}")
+            if isinstance(node, ast.Attribute) and node.attr in ("stdout", "stderr") and \
+                    isinstance(node.value, ast.Name) and node.value.id == "sys":
+                offenders.append(f"{name}:{node.lineno}")
+    assert offenders == []

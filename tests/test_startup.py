@@ -1,0 +1,56 @@
+"""The commands agents call many times per task must not import what they do not use."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+
+import pytest
+
+from .conftest import PYTHON, subprocess_env
+
+HEAVY = ["typer", "click", "rich", "tomllib", "tomlkit", "orjson", "dataclasses", "inspect", "typing",
+         "pathlib", "shutil", "tempfile", "argparse", "difflib", "xxhash"]
+
+PROBE = """
+import json, sys
+sys.argv = ["qmem", *json.loads(sys.argv[1])]
+from qmem.__main__ import main
+try:
+    main()
+except SystemExit:
+    pass
+sys.stderr.write("\\nLOADED=" + json.dumps(sorted(m for m in HEAVY if m in sys.modules)))
+""".replace("HEAVY", json.dumps(HEAVY))
+
+
+def loaded(args: list[str]) -> list[str]:
+    proc = subprocess.run([PYTHON, "-c", PROBE, json.dumps(args)], capture_output=True, text=True, env=subprocess_env())
+    marker = proc.stderr.rsplit("LOADED=", 1)
+    assert len(marker) == 2, proc.stderr
+    return json.loads(marker[1])
+
+
+@pytest.fixture
+def indexed(cli, workspace):
+    assert cli("collection", "create", "main", str(workspace)).code == 0
+    from qmem import config
+
+    config.load()  # leaves the JSON config cache in place, as any earlier command does
+
+
+@pytest.mark.parametrize("args", [
+    ["search", "私钥", "-n", "10", "--json"],
+    ["search", "USDC decimals", "--type", "K", "--since", "2026-01-01"],
+    ["search", "rsync", "--files"],
+    ["get", "MEMORY.md#security"],
+    ["get", "memory/2026-02-28.md:1:5", "--json"],
+    ["--version"],
+])
+def test_agent_commands_stay_lean(indexed, args):
+    assert loaded(args) == []
+
+
+def test_help_uses_typer_but_not_the_engine(indexed):
+    mods = loaded(["--help"])
+    assert "typer" in mods
