@@ -76,10 +76,10 @@ def cli(capsys: pytest.CaptureFixture[str]):
 
 
 def subprocess_env() -> dict[str, str]:
-    """The environment for `python -m qmem` children: this interpreter, the src tree."""
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(ROOT / "src") + os.pathsep + env.get("PYTHONPATH", "")
-    return env
+    """The environment for `python -m qmem` children: the test's own (isolated) settings.
+
+    Children run this interpreter, so they use the same installed qmem as the tests."""
+    return dict(os.environ)
 
 
 PYTHON = sys.executable

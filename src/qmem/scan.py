@@ -87,7 +87,7 @@ def scan(root: str, patterns: list[str], exclude: list[str]) -> tuple[list[FileI
     if not os.path.isdir(real_root):
         return [], [f"{root}: collection root is missing or not a folder"]
 
-    def walk(rel_dir: str, depth: int | None) -> None:
+    def walk(rel_dir: str, depth: int | None, via_link: bool = False) -> None:
         abs_dir = os.path.join(real_root, rel_dir) if rel_dir else real_root
         real_dir = os.path.realpath(abs_dir)
         if real_dir in visited:
@@ -111,9 +111,9 @@ def scan(root: str, patterns: list[str], exclude: list[str]) -> tuple[list[FileI
                         if not is_inside(real_root, os.path.realpath(entry.path)):
                             warnings.append(f"{rel}/: symlink points outside the collection root, skipped")
                         else:
-                            linked.append((rel, sub_depth))  # real folders first: their paths win
+                            linked.append((rel, sub_depth, True))  # real folders first: their paths win
                         continue
-                    walk(rel, sub_depth)
+                    walk(rel, sub_depth, via_link)
                     continue
                 if not matcher.wants(rel):
                     continue
@@ -126,9 +126,14 @@ def scan(root: str, patterns: list[str], exclude: list[str]) -> tuple[list[FileI
                     warnings.append(f"{rel}: cannot stat: {exc.strerror}")
                 continue
             if entry.is_file():
+                real = os.path.realpath(entry.path) if (via_link or is_link) else entry.path
+                if real in real_files:
+                    continue  # the same file through a symlink: indexed once, under its first path
+                real_files.add(real)
                 files[rel] = FileInfo(rel, entry.path, st.st_size, st.st_mtime_ns)
 
-    linked: list[tuple[str, int | None]] = []
+    linked: list[tuple[str, int | None, bool]] = []
+    real_files: set[str] = set()
     for base, depth in matcher.bases:
         visited.clear()
         target = os.path.join(real_root, base)
