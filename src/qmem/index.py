@@ -83,7 +83,9 @@ class Writer:
     """One refresh's exclusive hold on the index: our file lock, then Tantivy's writer.
 
     The file lock (in the version folder) also guards the manifests, so everything a refresh
-    writes happens under one lock. Nothing is visible to searches before `commit`.
+    writes happens under one lock. Tantivy's writer is opened on the first change, so a
+    refresh that finds nothing to do never pays for it. Nothing is visible to searches
+    before `commit`.
     """
 
     def __init__(self, data_dir: str, timeout: float) -> None:
@@ -101,27 +103,24 @@ class Writer:
                 f"another qmem refresh holds the index ({version_dir(self.data_dir)}) "
                 f"for over {self.timeout:g}s; try again later"
             )
-        try:
-            self._open()
-        except BaseException:
-            self.lock.release()
-            raise
+        self.created = not os.path.exists(os.path.join(tantivy_dir(self.data_dir), "meta.json"))
         return self
 
-    def _open(self) -> None:
+    def _open(self) -> tantivy.IndexWriter:
+        if self.writer is not None:
+            return self.writer
         path = tantivy_dir(self.data_dir)
         os.makedirs(path, exist_ok=True)
         if os.path.exists(os.path.join(path, "meta.json")):
             self.index = tantivy.Index.open(path)
         else:
             self.index = tantivy.Index(self.schema, path=path)
-            self.created = True
         analysis.register(self.index)
         deadline = time.monotonic() + self.timeout
         while True:
             try:
                 self.writer = self.index.writer(WRITER_HEAP, WRITER_THREADS)
-                return
+                return self.writer
             except ValueError as exc:  # LockBusy: a writer outside our lock protocol
                 if "LockBusy" not in str(exc) or time.monotonic() >= deadline:
                     raise IndexBusyError(f"the index writer is busy: {exc}") from None
@@ -141,14 +140,14 @@ class Writer:
 
     # -- the engine-neutral verbs -------------------------------------------------------
     def delete_file(self, collection: str, path: str) -> None:
-        self.writer.delete_documents_by_term("key", doc_key(collection, path))
+        self._open().delete_documents_by_term("key", doc_key(collection, path))
 
     def delete_collection(self, collection: str) -> None:
-        self.writer.delete_documents_by_term("collection", collection)
+        self._open().delete_documents_by_term("collection", collection)
 
     def add_sections(self, collection: str, path: str, sections: list) -> None:
         key = doc_key(collection, path)
-        add = self.writer.add_document
+        add = self._open().add_document
         for s in sections:
             doc = tantivy.Document()
             doc.add_text("key", key)
@@ -172,12 +171,13 @@ class Writer:
         self.add_sections(collection, path, sections)
 
     def commit(self) -> None:
-        self.writer.commit()
+        self._open().commit()
 
     def finish(self) -> None:
         """Let background merges end so the next search opens few segments."""
-        self.writer.wait_merging_threads()
-        self.writer = None
+        if self.writer is not None:
+            self.writer.wait_merging_threads()
+            self.writer = None
 
 
 def compile_query(form: QueryForm, schema: tantivy.Schema) -> tantivy.Query | None:

@@ -35,6 +35,10 @@ def manifest_path(data_dir: str, collection: str) -> str:
     return os.path.join(manifest_dir(data_dir), f"{collection}.json")
 
 
+def _stamp_path(data_dir: str, collection: str) -> str:
+    return os.path.join(manifest_dir(data_dir), f"{collection}.stamp")
+
+
 def load(data_dir: str, collection: str) -> Manifest:
     """The stored manifest, or an empty one when missing or unreadable (→ full refresh)."""
     try:
@@ -42,9 +46,15 @@ def load(data_dir: str, collection: str) -> Manifest:
             raw = json.loads(handle.read())
         if raw.get("v") != MANIFEST_VERSION:
             return Manifest(collection)
-        return Manifest(collection, raw["root"], raw["refreshed_at"], raw["files"])
+        stored = Manifest(collection, raw["root"], raw["refreshed_at"], raw["files"])
     except (OSError, ValueError, KeyError, TypeError):
         return Manifest(collection)
+    try:
+        with open(_stamp_path(data_dir, collection), encoding="ascii") as handle:
+            stored.refreshed_at = max(stored.refreshed_at, float(handle.read()))
+    except (OSError, ValueError):
+        pass
+    return stored
 
 
 def save(data_dir: str, manifest: Manifest) -> None:
@@ -60,11 +70,17 @@ def save(data_dir: str, manifest: Manifest) -> None:
     atomic_write(manifest_path(data_dir, manifest.collection), orjson.dumps(payload))
 
 
+def touch(data_dir: str, collection: str, when: float) -> None:
+    """Record a refresh that changed nothing, without rewriting a 10k-entry manifest."""
+    atomic_write(_stamp_path(data_dir, collection), repr(when))
+
+
 def remove(data_dir: str, collection: str) -> None:
-    try:
-        os.unlink(manifest_path(data_dir, collection))
-    except FileNotFoundError:
-        pass
+    for path in (manifest_path(data_dir, collection), _stamp_path(data_dir, collection)):
+        try:
+            os.unlink(path)
+        except FileNotFoundError:
+            pass
 
 
 def stored_collections(data_dir: str) -> list[str]:

@@ -110,23 +110,26 @@ def refresh(
     selected = cfg.select(names)
     report.rebuilt_from = stale_versions(cfg.data_dir)
     with Writer(cfg.data_dir, cfg.lock_timeout) as writer:
-        changed_manifests: list[manifests.Manifest] = []
+        results: list[tuple[manifests.Manifest, bool]] = []
         for orphan in manifests.stored_collections(cfg.data_dir):
             if orphan not in cfg.collections:
                 writer.delete_collection(orphan)
                 report.purged.append(orphan)
         dirty = bool(report.purged)
         for coll in selected:
-            result, saved, changed = _refresh_collection(writer, cfg, coll, full, progress)
+            result, saved, changed, files_changed = _refresh_collection(writer, cfg, coll, full, progress)
             report.collections.append(result)
             dirty = dirty or changed
             if saved is not None:
-                changed_manifests.append(saved)
+                results.append((saved, files_changed))
         if dirty or writer.created:
             writer.commit()
             report.committed = True
-        for saved in changed_manifests:
-            manifests.save(cfg.data_dir, saved)
+        for saved, files_changed in results:
+            if files_changed:
+                manifests.save(cfg.data_dir, saved)
+            else:
+                manifests.touch(cfg.data_dir, saved.collection, saved.refreshed_at)
         for orphan in report.purged:
             manifests.remove(cfg.data_dir, orphan)
         if report.committed:
@@ -143,12 +146,13 @@ def _refresh_collection(
     coll: Collection,
     full: bool,
     progress: Progress | None,
-) -> tuple[CollectionReport, manifests.Manifest | None, bool]:
+) -> tuple[CollectionReport, manifests.Manifest | None, bool, bool]:
+    """(report, new manifest, index changed, manifest entries changed)."""
     result = CollectionReport(coll.name)
     if not os.path.isdir(coll.path):
         result.skipped_root = True
         result.warnings.append(f"{coll.path}: collection root is missing; index left as it was")
-        return result, None, False
+        return result, None, False, False
     old = manifests.load(cfg.data_dir, coll.name)
     if full or old.root != coll.path:
         result.full = True
@@ -201,4 +205,5 @@ def _refresh_collection(
         changed = True
     result.files = len(new_files)
     result.sections = sum(e[3] for e in new_files.values())
-    return result, manifests.Manifest(coll.name, coll.path, time.time(), new_files), changed
+    files_changed = changed or new_files != old.files or old.root != coll.path
+    return result, manifests.Manifest(coll.name, coll.path, time.time(), new_files), changed, files_changed
