@@ -19,6 +19,6 @@ def index_snapshot(data_dir: str) -> list[tuple]:
         d = searcher.doc(address).to_dict()
         rows.append((
             d["collection"][0], d["path"][0], d["anchor"][0], d["line_start"][0], d["line_end"][0],
-            d.get("heading", [""])[0], d.get("body", [""])[0], tuple(d.get("types", [])), d["date"][0],
+            d.get("heading", [""])[0], d["body_hash"][0], tuple(d.get("types", [])), d["date"][0],
         ))
     return sorted(rows)

@@ -130,10 +130,25 @@ def test_deleted_file_never_returned_after_refresh(cfg, workspace):
     assert "memory/knowledge.md" not in paths(search.search(cfg, "PostgreSQL"))
 
 
+def test_edited_file_shows_current_text_and_deleted_file_is_dropped_before_refresh(cfg, workspace):
+    path = workspace / "memory" / "knowledge.md"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("## BSC", "## Intro\nnew intro line\n\n## BSC"), encoding="utf-8")
+    hit = next(h for h in search.search(cfg, "BNB gas") if h.path == "memory/knowledge.md")
+    assert hit.stale
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert lines[hit.snippet.line - 1] == hit.snippet.lines[0] and "BNB" in hit.snippet.text
+    assert lines[hit.line_start - 1] == "## BSC"
+    fresh = search.search(cfg, "PowerShell")[0]
+    assert not fresh.stale
+    os.unlink(workspace / "memory" / "2026-02-27.md")
+    assert "memory/2026-02-27.md" not in paths(search.search(cfg, "PowerShell"))
+
+
 def test_hit_json_shape(cfg):
     d = search.search(cfg, "USDC")[0].to_dict()
     for key in ("collection", "path", "abs_path", "anchor", "heading", "line_start", "line_end",
-                "score", "snippet", "date", "types"):
+                "score", "snippet", "date", "types", "stale"):
         assert key in d
     assert "body" not in d and "body" in search.search(cfg, "USDC")[0].to_dict(full=True)
 

@@ -10,7 +10,7 @@ import pytest
 from .conftest import PYTHON, subprocess_env
 
 HEAVY = ["typer", "click", "rich", "tomllib", "tomlkit", "orjson", "dataclasses", "inspect", "typing",
-         "pathlib", "shutil", "tempfile", "argparse", "difflib", "xxhash"]
+         "pathlib", "shutil", "tempfile", "argparse", "difflib"]
 
 PROBE = """
 import json, sys

@@ -13,7 +13,7 @@ from . import query as query_mod
 from .config import Config
 from .errors import BadInputError
 from .fsutil import glob_to_regex
-from .index import compile_query, open_reader
+from .index import body_hash, compile_query, open_reader
 from .conventions import TYPE_NAMES
 from .snippets import Snippet, make_snippet
 
@@ -53,7 +53,7 @@ class SearchOptions:
 class Hit:
     __slots__ = (
         "collection", "path", "abs_path", "anchor", "heading", "line_start", "line_end",
-        "score", "snippet", "date", "types", "body", "body_line",
+        "score", "snippet", "date", "types", "body", "body_line", "stale",
     )
 
     def __init__(self, **fields: object) -> None:
@@ -75,6 +75,7 @@ class Hit:
             "snippet_line": snippet.line,
             "date": self.date,
             "types": self.types,
+            "stale": self.stale,
         }
         if full:
             out["body"] = self.body
@@ -159,6 +160,7 @@ def _run(cfg: Config, form: query_mod.QueryForm, options: SearchOptions) -> list
     searcher = index.searcher()
     result = searcher.search(compiled, options.limit, count=False)
     units = form.highlight_units()
+    files = _Files()
     hits: list[Hit] = []
     for score, address in result.hits:
         if options.min_score is not None and score < options.min_score:
@@ -168,17 +170,27 @@ def _run(cfg: Config, form: query_mod.QueryForm, options: SearchOptions) -> list
         if coll not in cfg.collections:
             continue  # removed from the config; the next refresh purges it
         path = doc["path"][0]
-        body = doc.get("body", [""])[0]
-        body_line = doc["body_line"][0]
+        abs_path = os.path.join(cfg.collections[coll].path, path)
+        anchor = doc["anchor"][0]
+        line_start, line_end, body_line = doc["line_start"][0], doc["line_end"][0], doc["body_line"][0]
+        body, stale = "", False
+        if options.snippet_lines > 0:
+            lines = files.lines(abs_path)
+            if lines is None:
+                continue  # deleted since the last refresh: never show what is gone
+            body = "\n".join(lines[body_line - 1:line_end])
+            if body_hash(body) != doc["body_hash"][0]:
+                stale = True  # edited since the last refresh: show the section as it is now
+                line_start, line_end, body_line, body = _relocate(lines, anchor, line_start, line_end)
         day = doc["date"][0]
         hits.append(Hit(
             collection=coll,
             path=path,
-            abs_path=os.path.join(cfg.collections[coll].path, path),
-            anchor=doc["anchor"][0],
+            abs_path=abs_path,
+            anchor=anchor,
             heading=doc.get("heading", [""])[0],
-            line_start=doc["line_start"][0],
-            line_end=doc["line_end"][0],
+            line_start=line_start,
+            line_end=line_end,
             score=score,
             snippet=make_snippet(body, body_line, units, options.snippet_lines)
             if options.snippet_lines > 0 else Snippet(body_line, [], []),
@@ -186,5 +198,36 @@ def _run(cfg: Config, form: query_mod.QueryForm, options: SearchOptions) -> list
             types=doc.get("types", []),
             body=body,
             body_line=body_line,
+            stale=stale,
         ))
     return hits
+
+
+class _Files:
+    """Each hit's file read once per search; the index stores no text, the file is the truth."""
+
+    def __init__(self) -> None:
+        self._cache: dict[str, list[str] | None] = {}
+
+    def lines(self, path: str) -> list[str] | None:
+        if path not in self._cache:
+            try:
+                with open(path, "rb") as handle:
+                    text = handle.read().decode("utf-8-sig")
+                self._cache[path] = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+            except (OSError, UnicodeDecodeError):
+                self._cache[path] = None
+        return self._cache[path]
+
+
+def _relocate(lines: list[str], anchor: str, line_start: int, line_end: int) -> tuple[int, int, int, str]:
+    """Where a section of an edited file is now: same anchor, nearest to its old place."""
+    from .markdown import parse
+
+    sections = [s for s in parse("\n".join(lines)) if s.anchor == anchor]
+    if sections:
+        best = min(sections, key=lambda s: abs(s.line_start - line_start))
+        return best.line_start, best.line_end, best.body_line, best.body
+    end = min(line_end, len(lines))
+    start = min(line_start, end)
+    return start, end, start, "\n".join(lines[start - 1:end])
