@@ -75,6 +75,9 @@ def bench_size(sections: int, runs: int) -> dict[str, object]:
     try:
         root = os.path.join(tmp, "ws")
         paths = corpus.generate(root, sections)
+        hour_ago = time.time() - 3600  # a workspace at rest, not files written a moment ago
+        for rel in paths:
+            os.utime(os.path.join(root, rel), (hour_ago, hour_ago))
         env = child_env(tmp)
         os.environ.update({"QMEM_CONFIG": env["QMEM_CONFIG"], "QMEM_DATA": env["QMEM_DATA"]})
         from qmem import config, search, sync

@@ -6,6 +6,8 @@ import json
 import os
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from qmem import __version__
 
@@ -243,3 +245,13 @@ def test_python_dash_m(indexed):
     out = subprocess.run([PYTHON, "-m", "qmem", "search", "USDC", "--files"], capture_output=True, text=True,
                          env=subprocess_env(), check=True).stdout
     assert "knowledge.md" in out
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=st.text(max_size=120))
+def test_any_query_on_the_command_line_gives_json_or_one_line_error(cli, indexed, text):
+    result = cli("search", "--json", "--", text)
+    if result.code == 0:
+        assert isinstance(json.loads(result.out), list)
+    else:
+        assert result.code == 2 and result.err.startswith("qmem: ") and result.err.count("\n") == 1

@@ -108,3 +108,13 @@ def test_data_dir_from_config_unless_env_overrides(monkeypatch, tmp_path):
     assert config.load().data_dir == str(tmp_path / "data")  # QMEM_DATA wins
     monkeypatch.delenv("QMEM_DATA")
     assert config.load().data_dir == str(tmp_path / "elsewhere")
+
+
+def test_shipped_example_config_is_valid(tmp_path, monkeypatch):
+    from .conftest import ROOT
+
+    example = tmp_path / "collections.toml"
+    example.write_text((ROOT / "collections.example.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    cfg = config.load(str(example))
+    assert cfg.collections["main"].path == str(tmp_path / "home" / "agent" / "workspace")
+    assert cfg.lock_timeout == 30 and cfg.limit == 10 and cfg.snippet_lines == 3

@@ -69,7 +69,7 @@ class ProgressLine:
         self.label = label
         self.started = time.monotonic()
         self.delay = delay
-        self.enabled = use_color(sys.stderr) or bool(getattr(sys.stderr, "isatty", lambda: False)())
+        self.enabled = bool(getattr(sys.stderr, "isatty", lambda: False)())
         self.shown = False
         self.last = 0.0
 

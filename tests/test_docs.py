@@ -1,0 +1,30 @@
+"""The README documents every command and option the CLI has."""
+
+from __future__ import annotations
+
+import typer
+
+from qmem.cli.app import app
+
+from .conftest import ROOT
+
+
+def commands(group, prefix=""):
+    for name, command in group.commands.items():
+        if hasattr(command, "commands"):
+            yield from commands(command, f"{prefix}{name} ")
+        else:
+            yield f"{prefix}{name}", command
+
+
+def test_every_command_and_option_is_in_the_readme():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    missing = []
+    for name, command in commands(typer.main.get_command(app)):
+        if f"qmem {name}" not in readme and f"`{name.split()[-1]}" not in readme:
+            missing.append(name)
+        for param in command.params:
+            if param.param_type_name == "option" and param.name != "help":
+                if not any(opt in readme for opt in param.opts):
+                    missing.append(f"{name} {param.opts[0]}")
+    assert missing == []
