@@ -18,7 +18,7 @@ LAYERS: dict[str, int] = {
     "qmem.query": 2, "qmem.scan": 2, "qmem.manifest": 2, "qmem.snippets": 2,
     "qmem.index": 3,
     "qmem.sync": 4, "qmem.search": 4, "qmem.retrieve": 4,
-    "qmem.catalog": 5,
+    "qmem.catalog": 5, "qmem.evaluate": 5,
     "qmem.memory": 6,
     "qmem.render": 7,
     "qmem.cli": 8, "qmem.__main__": 9,

@@ -10,6 +10,7 @@ import json
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up cost)
 if TYPE_CHECKING:
     from .catalog import CollectionStatus, Status
+    from .evaluate import EvalReport
     from .retrieve import Excerpt
     from .search import Hit
     from .sync import RefreshReport
@@ -178,4 +179,19 @@ def status_text(st: Status) -> str:
             f"  {s.files} files, {s.sections} sections, ~{_size(s.index_bytes_est)}, "
             f"last refresh {s.last_refresh or 'never'}, {stale}"
         )
+    return "\n".join(rows)
+
+
+def eval_text(report: EvalReport, show: int = 20) -> str:
+    """The metrics on one line, then the queries that missed and what came first instead."""
+    metrics = "  ".join(f"{name} {value:.3f}" for name, value in report.metrics().items())
+    rows = [f"{report.queries} queries, k={report.k}", metrics]
+    misses = report.misses
+    if misses:
+        rows.append(f"missed ({len(misses)}):")
+        for case in misses[:show]:
+            instead = case.top or "nothing"
+            rows.append(f"  {case.query!r}: expected {', '.join(case.expected)}; first: {instead}")
+        if len(misses) > show:
+            rows.append(f"  … and {len(misses) - show} more (--json lists them all)")
     return "\n".join(rows)

@@ -312,6 +312,25 @@ def get_cmd(
     _finish(lambda: run_get(args))
 
 
+@app.command("eval")
+def eval_cmd(
+    ctx: typer.Context,
+    fixture: Annotated[str, typer.Argument(help='JSON lines: {"query": "...", "expected": ["path", "path#anchor", "path:LINE"]}.')],
+    collection: CollectionsOpt = None,
+    k: Annotated[int, typer.Option("-k", metavar="K", help="Rank cut-off for the metrics.", min=1)] = 10,
+    as_json: JsonOpt = False,
+) -> None:
+    """Score search on a fixture: hit@1, hit@k, recall@k, MRR@k, nDCG@k, and the misses."""
+    def action() -> None:
+        from .. import evaluate, render
+
+        cfg = _load(ctx)
+        report = evaluate.evaluate(cfg, evaluate.load_fixture(fixture), list(collection or []), k)
+        emit(render.to_json(report.to_dict()) if as_json else render.eval_text(report))
+
+    _finish(action)
+
+
 @app.command("status")
 def status_cmd(
     ctx: typer.Context,
