@@ -17,6 +17,7 @@ from .conventions import HEADING_SEPARATOR, TYPE_NAMES
 _HEADING = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _ENTRY_PREFIX = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+((?:\[[^\]\n]{1,40}\]\s*)+)")
+_ENTRY_PREFIX_LINES = re.compile(r"^[ \t]*(?:[-*+]|\d+[.)])[ \t]+((?:\[[^\]\n]{1,40}\][ \t]*)+)", re.MULTILINE)
 _LEADING_TAGS = re.compile(r"^((?:\[[^\]\n]{1,40}\]\s*)+)")
 _TAG = re.compile(r"\[([^\]\n]{1,40})\]")
 _LIFECYCLE = re.compile(r"^P([012])(?:\s*\|\s*expire:\s*(\d{4}-\d{2}-\d{2}))?$", re.IGNORECASE)
@@ -100,6 +101,26 @@ def strip_tags(title: str) -> str:
     return title[match.end():].strip() if match else title
 
 
+_TAG_MEANING: dict[str, tuple[str, int, int]] = {}  # tag text → (type letter, priority, expiry)
+
+
+def _tag_meaning(raw: str) -> tuple[str, int, int]:
+    """What one bracket tag says; tags repeat a lot, so each text is parsed once."""
+    known = _TAG_MEANING.get(raw)
+    if known is None:
+        tag = raw.strip()
+        known = ("", -1, 0)
+        if tag.upper() in TYPE_NAMES:
+            known = (tag.upper(), -1, 0)
+        else:
+            life = _LIFECYCLE.match(tag)
+            if life:
+                known = ("", int(life.group(1)), parse_date(life.group(2)) if life.group(2) else 0)
+        if len(_TAG_MEANING) < 10_000:
+            _TAG_MEANING[raw] = known
+    return known
+
+
 class Tags:
     """Entry types and lifecycle found in bracket tags."""
 
@@ -112,18 +133,13 @@ class Tags:
 
     def add(self, tag_run: str) -> None:
         for raw in _TAG.findall(tag_run):
-            tag = raw.strip()
-            if tag.upper() in TYPE_NAMES:
-                self.types.add(tag.upper())
-                continue
-            life = _LIFECYCLE.match(tag)
-            if life:
-                level = int(life.group(1))
-                self.priority = level if self.priority < 0 else min(self.priority, level)
-                if life.group(2):
-                    expiry = parse_date(life.group(2))
-                    if expiry and (not self.expires or expiry < self.expires):
-                        self.expires = expiry
+            letter, priority, expiry = _tag_meaning(raw)
+            if letter:
+                self.types.add(letter)
+            if priority >= 0:
+                self.priority = priority if self.priority < 0 else min(self.priority, priority)
+            if expiry and (not self.expires or expiry < self.expires):
+                self.expires = expiry
 
 
 def entry_tag_run(line: str) -> str | None:
@@ -162,7 +178,8 @@ def headings(lines: list[str], start: int = 0) -> list[Heading]:
     fence = ""
     for i in range(start, len(lines)):
         line = lines[i]
-        fence_match = _FENCE.match(line)
+        lead = line[:4]
+        fence_match = _FENCE.match(line) if ("`" in lead or "~" in lead) else None
         if fence:
             if fence_match and fence_match.group(1)[0] == fence[0] and len(fence_match.group(1)) >= len(fence):
                 if not line.strip().strip(fence[0]):
@@ -263,22 +280,20 @@ def _build(
         date = date or doc_date
     while end > body_start and not lines[end - 1].strip():
         end -= 1
-    for line in lines[body_start:end]:
-        run = entry_tag_run(line) if "[" in line else None
-        if run:
-            tags.add(run)
+    body = "\n".join(lines[body_start:end])
+    if "[" in body:
+        for match in _ENTRY_PREFIX_LINES.finditer(body):
+            tags.add(match.group(1))
     types = sorted(tags.types)
 
-    def make(first: int, last: int, body_first: int) -> Section:
+    def make(first: int, last: int, body_first: int, text: str) -> Section:
         return Section(
             level, title, anchor, path, first + 1, max(last, first + 1), body_first + 1,
-            "\n".join(lines[body_first:last]), types, date, tags.priority, tags.expires,
+            text, types, date, tags.priority, tags.expires,
         )
 
-    body_lines = end - body_start
-    body_chars = sum(len(line) + 1 for line in lines[body_start:end])
-    if body_lines <= WINDOW_LINES and body_chars <= WINDOW_CHARS:
-        return [make(start, end, body_start)]
+    if end - body_start <= WINDOW_LINES and len(body) < WINDOW_CHARS:
+        return [make(start, end, body_start, body)]
     windows: list[Section] = []
     first = start
     cursor = body_start
@@ -287,7 +302,7 @@ def _build(
         while stop < end and stop - cursor < WINDOW_LINES and (size + len(lines[stop]) <= WINDOW_CHARS or stop == cursor):
             size += len(lines[stop]) + 1
             stop += 1
-        windows.append(make(first, stop, cursor))
+        windows.append(make(first, stop, cursor, "\n".join(lines[cursor:stop])))
         first = cursor = stop
     return windows
 
