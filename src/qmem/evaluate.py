@@ -159,3 +159,40 @@ def evaluate(cfg: Config, cases: list[Case], collections: list[str] | None = Non
     options = SearchOptions(collections=collections, limit=k, snippet_lines=0)
     results = [score_case(case, search(cfg, case.query, options), k) for case in cases]
     return EvalReport(k, results)
+
+
+def beir_workspace(folder: str, out: str, split: str) -> list[Case]:
+    """Turn a data set in BEIR layout (corpus.jsonl, queries.jsonl, qrels/SPLIT.tsv) into a
+    folder of Markdown files (`# title` + text, one file per document) and eval cases.
+
+    Lets anyone check qmem's ranking on a public benchmark with `qmem eval`.
+    """
+    import os
+
+    os.makedirs(out, exist_ok=True)
+    with open(os.path.join(folder, "corpus.jsonl"), encoding="utf-8") as handle:
+        for line in handle:
+            doc = json.loads(line)
+            title = (doc.get("title") or "").strip()
+            text = (f"# {title}\n\n" if title else "") + doc["text"] + "\n"
+            with open(os.path.join(out, f"{doc['_id']}.md"), "w", encoding="utf-8") as md:
+                md.write(text)
+    queries: dict[str, str] = {}
+    with open(os.path.join(folder, "queries.jsonl"), encoding="utf-8") as handle:
+        for line in handle:
+            row = json.loads(line)
+            queries[row["_id"]] = row["text"]
+    relevant: dict[str, list[str]] = {}
+    with open(os.path.join(folder, "qrels", f"{split}.tsv"), encoding="utf-8") as handle:
+        next(handle)
+        for line in handle:
+            qid, doc_id, score = line.rstrip("\n").split("\t")
+            if int(score) > 0:
+                relevant.setdefault(qid, []).append(f"{doc_id}.md")
+    return [Case(queries[qid], docs, 0) for qid, docs in relevant.items()]
+
+
+def write_fixture(path: str, cases: list[Case]) -> None:
+    with open(path, "w", encoding="utf-8") as handle:
+        for case in cases:
+            handle.write(json.dumps({"query": case.query, "expected": case.expected}, ensure_ascii=False) + "\n")

@@ -1,0 +1,69 @@
+"""Run every benchmark and write one results page; optionally refresh the README's table.
+
+    pip install -e '.[bench]'
+    python bench/run_all.py [--sizes 1000,10000,100000] [--update-readme]
+
+Writes bench/results/{engine,bm25s,quality}.md, their JSON, pytest-benchmark.json and
+bench/results/summary.md (the three tables with machine details). With --update-readme the
+README section between `<!-- bench:start -->` and `<!-- bench:end -->` is replaced by it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+RESULTS = os.path.join(HERE, "results")
+
+
+def step(*args: str) -> None:
+    print("+", " ".join(args), file=sys.stderr)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    subprocess.run([sys.executable, *args], check=True, env=env, cwd=ROOT)
+
+
+def read(name: str) -> str:
+    with open(os.path.join(RESULTS, name), encoding="utf-8") as handle:
+        return handle.read().strip()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="1000,10000,100000")
+    parser.add_argument("--bm25s-sections", type=int, default=100000)
+    parser.add_argument("--data", default=os.path.join(ROOT, "..", "shared", "data"))
+    parser.add_argument("--update-readme", action="store_true")
+    args = parser.parse_args()
+    step(os.path.join(HERE, "engine.py"), "--sizes", args.sizes, "--out", RESULTS)
+    step(os.path.join(HERE, "compare_bm25s.py"), "--sections", str(args.bm25s_sections), "--out", RESULTS)
+    step(os.path.join(HERE, "quality.py"), "--data", args.data, "--out", RESULTS)
+    step("-m", "pytest", "-q", HERE, "--benchmark-json", os.path.join(RESULTS, "pytest-benchmark.json"))
+    summary = "\n\n".join([
+        "Engine, on the synthetic corpus (`bench/corpus.py`: daily logs and topic files, one file in five "
+        "Chinese, typed entries, headings at four levels, ~10 sections a file):",
+        read("engine.md"),
+        "Beside [bm25s](https://github.com/xhluca/bm25s) on the same sections and tokens:",
+        read("bm25s.md"),
+        "Ranking quality, through `qmem eval` on the shared data sets:",
+        read("quality.md"),
+    ]) + "\n"
+    with open(os.path.join(RESULTS, "summary.md"), "w", encoding="utf-8") as handle:
+        handle.write(summary)
+    print(summary)
+    if args.update_readme:
+        readme_path = os.path.join(ROOT, "README.md")
+        with open(readme_path, encoding="utf-8") as handle:
+            readme = handle.read()
+        start, end = "<!-- bench:start -->", "<!-- bench:end -->"
+        head, rest = readme.split(start, 1)
+        _, tail = rest.split(end, 1)
+        with open(readme_path, "w", encoding="utf-8") as handle:
+            handle.write(f"{head}{start}\n{summary}{end}{tail}")
+
+
+if __name__ == "__main__":
+    main()
