@@ -56,3 +56,10 @@ def test_stat_fields(tmp_path):
     files, _ = scan(str(tmp_path), ["*.md"], [])
     assert files[0].size == 5 and files[0].mtime_ns == os.stat(tmp_path / "a.md").st_mtime_ns
     assert files[0].abs.endswith("a.md")
+
+
+def test_tree_branch_indexes_are_not_indexed(tmp_path):
+    for rel in ["memory/domains/infra/_index.md", "memory/domains/infra/backup.md", "memory/_index.md"]:
+        touch(tmp_path, rel)
+    found, _ = rels(tmp_path, ["memory/**/*.md"])
+    assert found == ["memory/_index.md", "memory/domains/infra/backup.md"]

@@ -20,7 +20,7 @@ _ENTRY_PREFIX = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+((?:\[[^\]\n]{1,40}\]\s*)+)
 _ENTRY_PREFIX_LINES = re.compile(r"^[ \t]*(?:[-*+]|\d+[.)])[ \t]+((?:\[[^\]\n]{1,40}\][ \t]*)+)", re.MULTILINE)
 _LEADING_TAGS = re.compile(r"^((?:\[[^\]\n]{1,40}\]\s*)+)")
 _TAG = re.compile(r"\[([^\]\n]{1,40})\]")
-_LIFECYCLE = re.compile(r"^P([012])(?:\s*\|\s*expire:\s*(\d{4}-\d{2}-\d{2}))?$", re.IGNORECASE)
+_LIFECYCLE = re.compile(r"^P(\d+)(?:\s*\|\s*expire:\s*(.*))?$", re.IGNORECASE)
 _ISO_DATE = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)")
 _FRONT_KEY = re.compile(r"^([A-Za-z_][\w-]*)\s*:\s*(.*?)\s*$")
 _MD_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
@@ -101,21 +101,28 @@ def strip_tags(title: str) -> str:
     return title[match.end():].strip() if match else title
 
 
-_TAG_MEANING: dict[str, tuple[str, int, int]] = {}  # tag text → (type letter, priority, expiry)
+_TAG_MEANING: dict[str, tuple[str, int, int, str]] = {}
 
 
-def _tag_meaning(raw: str) -> tuple[str, int, int]:
-    """What one bracket tag says; tags repeat a lot, so each text is parsed once."""
+def tag_meaning(raw: str) -> tuple[str, int, int, str]:
+    """What one bracket tag says: (type letter, priority 0-2 or -1, expiry YYYYMMDD or 0,
+    problem). `[K]` → ("K", -1, 0, ""); `[P1|expire:2026-06-01]` → ("", 1, 20260601, "");
+    `[P1|expire:2026-13-01]` → ("", 1, 0, "bad expiry date …"). Tags repeat a lot: each text
+    is parsed once. The one parser of entry tags (the index and the memory layer use it)."""
     known = _TAG_MEANING.get(raw)
     if known is None:
         tag = raw.strip()
-        known = ("", -1, 0)
+        known = ("", -1, 0, "")
         if tag.upper() in TYPE_NAMES:
-            known = (tag.upper(), -1, 0)
+            known = (tag.upper(), -1, 0, "")
         else:
             life = _LIFECYCLE.match(tag)
-            if life:
-                known = ("", int(life.group(1)), parse_date(life.group(2)) if life.group(2) else 0)
+            if life and life.group(1) not in ("0", "1", "2"):
+                known = ("", -1, 0, f"unknown priority [{tag}]")
+            elif life:
+                expiry = parse_date(life.group(2)) if life.group(2) else 0
+                bad = life.group(2) is not None and (not expiry or len(life.group(2).strip()) != 10)
+                known = ("", int(life.group(1)), 0 if bad else expiry, f"bad expiry date in [{tag}]" if bad else "")
         if len(_TAG_MEANING) < 10_000:
             _TAG_MEANING[raw] = known
     return known
@@ -133,7 +140,7 @@ class Tags:
 
     def add(self, tag_run: str) -> None:
         for raw in _TAG.findall(tag_run):
-            letter, priority, expiry = _tag_meaning(raw)
+            letter, priority, expiry, _ = tag_meaning(raw)
             if letter:
                 self.types.add(letter)
             if priority >= 0:

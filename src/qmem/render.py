@@ -11,6 +11,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up
 if TYPE_CHECKING:
     from .catalog import CollectionStatus, Status
     from .evaluate import EvalReport
+    from .memory.tree import TreeResult
     from .retrieve import Excerpt
     from .search import Hit
     from .sync import RefreshReport
@@ -194,4 +195,27 @@ def eval_text(report: EvalReport, show: int = 20) -> str:
             rows.append(f"  {case.query!r}: expected {', '.join(case.expected)}; first: {instead}")
         if len(misses) > show:
             rows.append(f"  … and {len(misses) - show} more (--json lists them all)")
+    return "\n".join(rows)
+
+
+def tree_text(result: TreeResult) -> str:
+    """A tree command's outcome: the message, boot tokens before → after, per-domain rows."""
+    rows = [result.message] if result.message else []
+    if result.tokens_before and result.action != "rollback":
+        rows.append(f"boot tokens: {result.tokens_before} → {result.tokens_after} ({result.reduction:.0%} less)")
+    if result.domains:
+        width = max(len(name) for name in result.domains)
+        for name, row in result.domains.items():
+            leaves = ", ".join(row["leaves"])  # type: ignore[arg-type]
+            rows.append(f"  {name.ljust(width)}  {row['files']:>3} file{'' if row['files'] == 1 else 's'}  "
+                        f"~{row['tokens']:>5} tokens  {leaves}")
+    if result.dry_run and result.written:
+        rows.append("would write:")
+        rows.extend(f"  {path}" for path in result.written)
+    if result.backup and result.action == "migrate" and result.changed:
+        rows.append(f"rollback: qmem tree rollback {result.workspace}")
+    if result.removed and result.action == "rollback":
+        rows.append(f"removed {len(result.removed)} files made by migrate")
+    if result.refreshed:
+        rows.append(f"index refreshed: {', '.join(result.refreshed)}")
     return "\n".join(rows)

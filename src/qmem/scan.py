@@ -14,6 +14,7 @@ from .fsutil import glob_to_regex, is_inside
 # Folders no memory lives in; walking them only costs time.
 SKIP_DIRS = {"node_modules", "__pycache__"}
 _GLOB_CHARS = set("*?[")
+GENERATED_INDEX = "/_index.md"
 
 
 class FileInfo:
@@ -37,6 +38,8 @@ class Matcher:
     def wants(self, rel: str) -> bool:
         if self.include is None or not self.include.fullmatch(rel):
             return False
+        if rel.endswith(GENERATED_INDEX) and "domains/" in rel:
+            return False  # the bonsai tree's branch indexes repeat their leaves' first lines
         return not (self.exclude and self.exclude.fullmatch(rel))
 
     def prunes(self, rel_dir: str) -> bool:

@@ -1,0 +1,128 @@
+"""Typed memory entries: `- [K] [P1|expire:2026-06-01] text → ref`, parsed and written.
+
+Types (`[P] [E] [K] [B] [S] [!]`) and lifecycle tags (`[P0]`, `[P1|expire:D]`, `[P2|expire:D]`)
+follow DESIGN.md; one parser here serves remember, flush, distill and the janitor.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, timedelta
+
+from ..analysis import is_cjk
+from ..conventions import TYPE_NAMES
+from ..errors import BadInputError
+from ..markdown import tag_meaning
+
+PRIORITY_DAYS = {"P1": 90, "P2": 30}
+_ENTRY = re.compile(r"^(?P<indent>\s*)[-*+]\s+(?P<tags>(?:\[[^\]\n]{1,40}\]\s*)*)(?P<rest>.*)$")
+_TAG = re.compile(r"\[([^\]\n]{1,40})\]")
+_REF = re.compile(r"\s*(?:→|->)\s*(\S+)\s*$")
+_NORMAL_DROP = re.compile(r"[^\w]+")
+
+
+class Entry:
+    """One list item with its tags taken apart."""
+
+    __slots__ = ("type", "priority", "expires", "text", "ref", "problems")
+
+    def __init__(self, text: str, type_: str = "", priority: str = "", expires: str = "", ref: str = "") -> None:
+        self.type = type_  # "K", "!", … or ""
+        self.priority = priority  # "P0", "P1", "P2" or ""
+        self.expires = expires  # "YYYY-MM-DD" or ""
+        self.text = text
+        self.ref = ref
+        self.problems: list[str] = []  # malformed tags, reported rather than guessed
+
+    def render(self) -> str:
+        tags = f"[{self.type}] " if self.type else ""
+        if self.priority == "P0":
+            tags += "[P0] "
+        elif self.priority:
+            tags += f"[{self.priority}|expire:{self.expires}] " if self.expires else f"[{self.priority}] "
+        ref = f" → {self.ref}" if self.ref else ""
+        return f"- {tags}{self.text}{ref}"
+
+
+def parse_line(line: str) -> Entry | None:
+    """The entry on a list-item line, or None for any other line."""
+    match = _ENTRY.match(line)
+    if not match or (not match.group("tags") and not match.group("rest").strip()):
+        return None
+    entry = Entry(match.group("rest").strip())
+    for raw in _TAG.findall(match.group("tags")):
+        apply_tag(entry, raw.strip())
+    ref = _REF.search(entry.text)
+    if ref:
+        entry.ref = ref.group(1)
+        entry.text = entry.text[: ref.start()].rstrip()
+    return entry
+
+
+def apply_tag(entry: Entry, tag: str) -> None:
+    letter, priority, expiry, problem = tag_meaning(tag)
+    if letter:
+        entry.type = letter
+    if priority >= 0:
+        entry.priority = f"P{priority}"
+    if expiry:
+        entry.expires = f"{expiry // 10000:04d}-{expiry // 100 % 100:02d}-{expiry % 100:02d}"
+    if problem:
+        entry.problems.append(problem)
+
+
+def expiry_for(priority: str, day: date, explicit: str | None = None) -> str:
+    """`--expire` if given, else +90 days for P1, +30 for P2, nothing for P0 or no priority."""
+    if explicit:
+        try:
+            return date.fromisoformat(explicit).isoformat()
+        except ValueError:
+            raise BadInputError(f"bad --expire date {explicit!r}: use YYYY-MM-DD") from None
+    days = PRIORITY_DAYS.get(priority)
+    return (day + timedelta(days=days)).isoformat() if days else ""
+
+
+def parse_priority(value: str | None) -> str:
+    if not value:
+        return ""
+    v = value.strip().upper()
+    if v in ("P0", "P1", "P2"):
+        return v
+    raise BadInputError(f"unknown priority {value!r}: use P0 (permanent), P1 (90 days) or P2 (30 days)")
+
+
+def parse_type(value: str | None) -> str:
+    if not value:
+        return ""
+    v = value.strip()
+    if v.upper() in TYPE_NAMES:
+        return v.upper()
+    for letter, name in TYPE_NAMES.items():
+        if name.startswith(v.lower()) and len(v) >= 3:
+            return letter
+    names = ", ".join(f"{k} ({n})" for k, n in TYPE_NAMES.items())
+    raise BadInputError(f"unknown entry type {value!r}; use one of {names}")
+
+
+def normalise(text: str) -> str:
+    """Case, punctuation and spacing removed: `BSC USDC: 18 decimals!` == `bsc usdc 18 decimals`."""
+    return _NORMAL_DROP.sub(" ", text.lower()).strip()
+
+
+def _features(text: str) -> set[str]:
+    """Words for Latin text, character pairs for CJK (which has no spaces between words)."""
+    norm = normalise(text)
+    chars = norm.replace(" ", "")
+    if chars and 2 * sum(1 for ch in chars if is_cjk(ch)) >= len(chars):
+        return {chars[i:i + 2] for i in range(len(chars) - 1)} or {chars}
+    return set(norm.split())
+
+
+def similar(a: str, b: str, threshold: float = 0.8) -> bool:
+    """Same normalised text, or Jaccard similarity of words (CJK: character pairs) ≥ threshold."""
+    if normalise(a) == normalise(b):
+        return True
+    fa, fb = _features(a), _features(b)
+    if not fa or not fb:
+        return False
+    return len(fa & fb) / len(fa | fb) >= threshold
