@@ -12,7 +12,7 @@ from pathlib import Path
 SRC = Path(__file__).resolve().parent.parent / "src" / "qmem"
 
 # Lower layers never import higher ones; a module may import any strictly lower layer.
-LAYERS: dict[str, int] = {
+LAYERS: dict[str, float] = {
     "qmem": 0, "qmem.errors": 0, "qmem.conventions": 0, "qmem.fsutil": 0, "qmem.layout": 0,
     "qmem.analysis": 1, "qmem.markdown": 1, "qmem.config": 1,
     "qmem.query": 2, "qmem.scan": 2, "qmem.manifest": 2, "qmem.snippets": 2,
@@ -20,6 +20,11 @@ LAYERS: dict[str, int] = {
     "qmem.sync": 4, "qmem.search": 4, "qmem.retrieve": 4,
     "qmem.catalog": 5, "qmem.evaluate": 5,
     "qmem.memory": 6,
+    "qmem.memory.entries": 6.1, "qmem.memory.domains": 6.1, "qmem.memory.workspace": 6.1,
+    "qmem.memory.daily": 6.2, "qmem.memory.state": 6.2, "qmem.memory.protocol": 6.2,
+    "qmem.memory.tree": 6.3,
+    "qmem.memory.boot": 6.4, "qmem.memory.distill": 6.4, "qmem.memory.janitor": 6.4,
+    "qmem.memory.maintain": 6.6,
     "qmem.render": 7,
     "qmem.cli": 8, "qmem.__main__": 9,
 }
@@ -33,7 +38,7 @@ def module_name(path: Path) -> str:
     return ".".join(parts)
 
 
-def layer(name: str) -> int:
+def layer(name: str) -> float:
     while name not in LAYERS:
         if "." not in name:
             raise AssertionError(f"{name} has no layer in LAYERS; add it")
