@@ -228,7 +228,7 @@ def test_crash_during_migrate_leaves_old_or_new_state(tmp_path, monkeypatch, ste
 
     if step == "_switch_half":  # dies after the tree moved in, before MEMORY.md is replaced
         def half(ws_):
-            os.rename(os.path.join(ws_.staging, "domains"), ws_.domains)
+            os.rename(os.path.join(tree.staging_path(ws_), "domains"), ws_.domains)
             raise Crash()
         monkeypatch.setattr(tree, "_switch", half)
     else:
@@ -250,7 +250,7 @@ import os, signal, sys
 from qmem.memory import tree
 real = tree._switch
 def die(ws):
-    os.rename(os.path.join(ws.staging, "domains"), ws.domains)
+    os.rename(os.path.join(tree.staging_path(ws), "domains"), ws.domains)
     os.kill(os.getpid(), signal.SIGKILL)
 tree._switch = die
 tree.migrate(tree.Workspace(sys.argv[1]))

@@ -101,26 +101,68 @@ class FileLock:
         self.release()
 
 
-def append_locked(path: str, text: str, timeout: float = 10.0) -> None:
-    """Append `text` in one write under an exclusive lock, so concurrent appenders never interleave."""
+def _open_locked(path: str, flags: int, timeout: float) -> int:
+    """Open `path` and take its exclusive flock, making sure the locked file is still the one
+    at `path` (a concurrent `rewrite_locked` may have renamed a new file over it)."""
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-    try:
-        deadline = time.monotonic() + timeout
+    deadline = time.monotonic() + timeout
+    while True:
+        fd = os.open(path, flags | os.O_CREAT, 0o644)
         while True:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 break
             except OSError:
                 if time.monotonic() >= deadline:
+                    os.close(fd)
                     raise TimeoutError(path) from None
                 time.sleep(0.01)
         try:
-            os.write(fd, text.encode("utf-8"))
-            os.fsync(fd)
-        finally:
-            fcntl.flock(fd, fcntl.LOCK_UN)
+            same = os.fstat(fd).st_ino == os.stat(path).st_ino
+        except FileNotFoundError:
+            same = False
+        if same:
+            return fd
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        os.close(fd)
+
+
+def append_locked(path: str, text: str, timeout: float = 10.0, header: str = "") -> int:
+    """Append `text` in one write under an exclusive lock, so concurrent appenders never
+    interleave; an empty file gets `header` first, a last line without its newline gets one.
+    Returns the line number where `text` starts."""
+    fd = _open_locked(path, os.O_RDWR | os.O_APPEND, timeout)
+    try:
+        size = os.fstat(fd).st_size
+        existing = os.pread(fd, size, 0) if size else b""
+        prefix = ""
+        if not existing:
+            prefix = header
+        elif not existing.endswith(b"\n"):
+            prefix = "\n"
+        os.write(fd, (prefix + text).encode("utf-8"))
+        os.fsync(fd)
+        return existing.count(b"\n") + prefix.count("\n") + 1
     finally:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        os.close(fd)
+
+
+def rewrite_locked(path: str, change: object, timeout: float = 10.0) -> bool:
+    """Read-modify-write `path` under the same lock appenders take: `change(text)` returns the
+    new text (or None to leave the file alone). The new file replaces the old atomically, so a
+    concurrent append is never lost. True when the file was rewritten."""
+    fd = _open_locked(path, os.O_RDWR, timeout)
+    try:
+        size = os.fstat(fd).st_size
+        text = os.pread(fd, size, 0).decode("utf-8") if size else ""
+        new = change(text)  # type: ignore[operator]
+        if new is None or new == text:
+            return False
+        atomic_write(path, new)
+        return True
+    finally:
+        fcntl.flock(fd, fcntl.LOCK_UN)
         os.close(fd)
 
 

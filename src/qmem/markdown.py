@@ -149,6 +149,17 @@ class Tags:
                 self.expires = expiry
 
 
+def bracket_tags(run: str) -> list[str]:
+    """The texts inside `[...]` tags of a tag run: `[K][P1|expire:D]` → ["K", "P1|expire:D"]."""
+    return _TAG.findall(run)
+
+
+def heading_tag_run(title: str) -> str | None:
+    """The bracket tags at the start of a heading's text, or None."""
+    match = _LEADING_TAGS.match(title)
+    return match.group(1) if match else None
+
+
 def entry_tag_run(line: str) -> str | None:
     """The bracket tags at the start of a list entry (`- [K][P1] text`), or None."""
     match = _ENTRY_PREFIX.match(line)

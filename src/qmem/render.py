@@ -11,6 +11,11 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up
 if TYPE_CHECKING:
     from .catalog import CollectionStatus, Status
     from .evaluate import EvalReport
+    from .memory.boot import BootResult
+    from .memory.daily import FlushReport
+    from .memory.distill import DistillReport
+    from .memory.janitor import JanitorReport
+    from .memory.maintain import MaintainReport
     from .memory.tree import TreeResult
     from .retrieve import Excerpt
     from .search import Hit
@@ -218,4 +223,54 @@ def tree_text(result: TreeResult) -> str:
         rows.append(f"removed {len(result.removed)} files made by migrate")
     if result.refreshed:
         rows.append(f"index refreshed: {', '.join(result.refreshed)}")
+    return "\n".join(rows)
+
+
+def boot_text(result: BootResult) -> str:
+    """The boot parts one after another, each under a one-line comment naming it."""
+    chunks = []
+    for part in result.parts:
+        chunks.append(f"<!-- qmem boot: {part.path} (~{part.tokens} tokens) -->\n{part.text.rstrip()}")
+    for note in result.notes:
+        chunks.append(f"<!-- qmem boot: {note} -->")
+    chunks.append(f"<!-- qmem boot: ~{result.tokens} of {result.budget} tokens -->")
+    return "\n\n".join(chunks)
+
+
+def flush_text(report: FlushReport) -> str:
+    rows = [f"kept {len(report.kept)}, dropped {len(report.dropped)} as duplicates"
+            + (f" → {report.path}:{report.line}" if report.kept else "")]
+    rows += [f"  + {entry[2:]}" for entry in report.kept]
+    rows += [f"  - {note[2:]}  ({why})" for note, why in report.dropped]
+    return "\n".join(rows)
+
+
+def distill_text(report: DistillReport) -> str:
+    head = "dry run: " if report.dry_run else ""
+    rows = [f"{head}{len(report.added)} added, {len(report.merged)} merged, {report.unchanged} already there, "
+            f"{report.untyped} untyped left in the logs"]
+    rows += [f"  + {row['file']}: {row['entry']}" for row in report.added]
+    rows += [f"  ~ {row['file']}: {row['entry']} ({row['dates']})" for row in report.merged]
+    return "\n".join(rows)
+
+
+def janitor_text(report: JanitorReport) -> str:
+    head = "dry run: would move" if report.dry_run else "moved"
+    rows = [f"{head} {len(report.moved)} expired block(s) (today {report.today})"]
+    for move in report.moved:
+        first = move.text.splitlines()[0] if move.text else ""
+        rows.append(f"  {move.source}:{move.line} → {move.archive}  {first}")
+    return "\n".join(rows)
+
+
+def maintain_text(report: MaintainReport) -> str:
+    rows = []
+    if report.janitor:
+        rows.append(f"janitor: moved {len(report.janitor.moved)} expired block(s)")
+    if report.distill:
+        d = report.distill
+        rows.append(f"distill: {len(d.added)} added, {len(d.merged)} merged, {d.unchanged} already there")
+    if report.tree:
+        rows.append(f"tree: {report.tree.message}")
+    rows.append(f"index: {'refreshed ' + ', '.join(report.refreshed) if report.refreshed else 'no collection holds this workspace'}")
     return "\n".join(rows)

@@ -12,7 +12,9 @@ from typing import Annotated, Optional
 import typer
 
 from .. import __version__
-from .common import GetArgs, ProgressLine, SearchArgs, emit, guarded, pick_format, run_get, run_search
+from . import memory_cmds, tree_cmds
+from .common import GetArgs, ProgressLine, SearchArgs, emit, pick_format, run_get, run_search
+from .options import CollectionsOpt, JsonOpt, config_path, finish, load
 
 app = typer.Typer(
     name="qmem",
@@ -29,35 +31,7 @@ collection_app = typer.Typer(
     rich_markup_mode=None,
 )
 app.add_typer(collection_app, name="collection")
-tree_app = typer.Typer(
-    help="Restructure MEMORY.md into a domain tree an agent boots from in a few hundred tokens.",
-    no_args_is_help=True,
-    rich_markup_mode=None,
-)
-app.add_typer(tree_app, name="tree")
-
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON for machines.")]
-CollectionsOpt = Annotated[
-    Optional[list[str]], typer.Option("-c", "--collection", metavar="NAME", help="Limit to this collection (repeatable).")
-]
-
-
-def _finish(action: object) -> None:
-    code = guarded(action)
-    if code:
-        raise typer.Exit(code)
-
-
-def _config_path(ctx: typer.Context) -> str | None:
-    root = ctx.find_root()
-    return root.obj if isinstance(root.obj, str) else None
-
-
-def _load(ctx: typer.Context):  # noqa: ANN202 - returns qmem.config.Config
-    from .. import config
-
-    return config.load(_config_path(ctx))
-
+app.add_typer(tree_cmds.tree_app, name="tree")
 
 def _version(value: bool) -> None:
     if value:
@@ -87,7 +61,7 @@ def _create(ctx: typer.Context, name: str, path: str, patterns: list[str] | None
     def action() -> None:
         from .. import catalog, render
 
-        cfg = _load(ctx)
+        cfg = load(ctx)
         progress = ProgressLine(f"indexing {name}")
         try:
             coll, report = catalog.create(cfg, name, path, patterns, exclude, description, not no_index, progress)
@@ -103,7 +77,7 @@ def _create(ctx: typer.Context, name: str, path: str, patterns: list[str] | None
         else:
             emit(f"not indexed yet: qmem index {coll.name}")
 
-    _finish(action)
+    finish(action)
 
 
 PatternOpt = Annotated[
@@ -154,11 +128,11 @@ def collection_list(ctx: typer.Context, as_json: JsonOpt = False) -> None:
     def action() -> None:
         from .. import catalog, render
 
-        cfg = _load(ctx)
+        cfg = load(ctx)
         statuses = catalog.overview(cfg)
         emit(render.to_json([st.to_dict() for st in statuses]) if as_json else render.collections_text(statuses))
 
-    _finish(action)
+    finish(action)
 
 
 @collection_app.command("show")
@@ -171,11 +145,11 @@ def collection_show(
     def action() -> None:
         from .. import catalog, render
 
-        cfg = _load(ctx)
+        cfg = load(ctx)
         st = catalog.status(cfg, [name]).collections[0]
         emit(render.to_json(st.to_dict()) if as_json else render.collection_text(st))
 
-    _finish(action)
+    finish(action)
 
 
 @collection_app.command("remove")
@@ -188,13 +162,13 @@ def collection_remove(
     def action() -> None:
         from .. import catalog, render
 
-        coll, report = catalog.remove(_load(ctx), name)
+        coll, report = catalog.remove(load(ctx), name)
         if as_json:
             emit(render.to_json({"removed": coll.to_dict(), "refresh": report.to_dict()}))
         else:
             emit(f"removed collection {coll.name}; its files in {coll.path} are untouched")
 
-    _finish(action)
+    finish(action)
 
 
 @collection_app.command("rename")
@@ -208,14 +182,14 @@ def collection_rename(
     def action() -> None:
         from .. import catalog, render
 
-        coll, report = catalog.rename(_load(ctx), old, new)
+        coll, report = catalog.rename(load(ctx), old, new)
         if as_json:
             emit(render.to_json({"collection": coll.to_dict(), "refresh": report.to_dict()}))
         else:
             emit(f"renamed collection {old} → {coll.name}")
             _warn(report)
 
-    _finish(action)
+    finish(action)
 
 
 # -- index ----------------------------------------------------------------------------------
@@ -241,7 +215,7 @@ def index_cmd(
     def action() -> None:
         from .. import render, sync
 
-        cfg = _load(ctx)
+        cfg = load(ctx)
         if wait is not None:
             cfg.lock_timeout = wait
         progress = ProgressLine("indexing")
@@ -255,7 +229,7 @@ def index_cmd(
         elif not quiet:
             emit(render.refresh_text(report))
 
-    _finish(action)
+    finish(action)
 
 
 app.command("index")(index_cmd)
@@ -286,7 +260,7 @@ def search_cmd(
 ) -> None:
     """Search the index (BM25; Chinese and mixed text welcome)."""
     args = SearchArgs()
-    args.config = _config_path(ctx)
+    args.config = config_path(ctx)
     args.query = list(query or [])
     args.collections = list(collection or [])
     args.limit = limit
@@ -299,7 +273,7 @@ def search_cmd(
         args.fmt = pick_format(as_json, files, md, fmt)
         return run_search(args)
 
-    _finish(action)
+    finish(action)
 
 
 @app.command("get")
@@ -311,11 +285,11 @@ def get_cmd(
 ) -> None:
     """Print a section by anchor, or a window of lines, with line numbers."""
     args = GetArgs()
-    args.config = _config_path(ctx)
+    args.config = config_path(ctx)
     args.spec = spec
     args.collections = list(collection or [])
     args.json = as_json
-    _finish(lambda: run_get(args))
+    finish(lambda: run_get(args))
 
 
 @app.command("eval")
@@ -330,11 +304,11 @@ def eval_cmd(
     def action() -> None:
         from .. import evaluate, render
 
-        cfg = _load(ctx)
+        cfg = load(ctx)
         report = evaluate.evaluate(cfg, evaluate.load_fixture(fixture), list(collection or []), k)
         emit(render.to_json(report.to_dict()) if as_json else render.eval_text(report))
 
-    _finish(action)
+    finish(action)
 
 
 @app.command("status")
@@ -347,81 +321,13 @@ def status_cmd(
     def action() -> None:
         from .. import catalog, render
 
-        st = catalog.status(_load(ctx), names)
+        st = catalog.status(load(ctx), names)
         emit(render.to_json(st.to_dict()) if as_json else render.status_text(st))
 
-    _finish(action)
+    finish(action)
 
 
-# -- tree ------------------------------------------------------------------------------------
-
-WorkspaceArg = Annotated[Optional[str], typer.Argument(help="Folder holding MEMORY.md and memory/ (default: the current one).")]
-BudgetOpt = Annotated[int, typer.Option("--root-budget", metavar="TOKENS", min=50, help="Token budget of the root index.")]
-
-
-def _tree(ctx: typer.Context, as_json: bool, operation) -> None:  # noqa: ANN001
-    def action() -> None:
-        from .. import render
-        from ..memory import tree
-
-        cfg = _load(ctx)
-        result = operation(tree, cfg)
-        if result.changed:
-            tree.refresh_collections(cfg, tree.Workspace(result.workspace), result)
-        for warning in result.warnings:
-            sys.stderr.write(f"qmem: warning: {warning}\n")
-        emit(render.to_json(result.to_dict()) if as_json else render.tree_text(result))
-
-    _finish(action)
-
-
-def _tree_config(cfg) -> dict:  # noqa: ANN001
-    section = cfg.extra.get("tree", {})
-    return section if isinstance(section, dict) else {}
-
-
-@tree_app.command("migrate")
-def tree_migrate(
-    ctx: typer.Context,
-    workspace: WorkspaceArg = None,
-    dry_run: Annotated[bool, typer.Option("--dry-run", help="Show the plan; write nothing.")] = False,
-    force: Annotated[bool, typer.Option("--force", help="Restructure even a MEMORY.md under --min-tokens.")] = False,
-    min_tokens: Annotated[int, typer.Option("--min-tokens", metavar="TOKENS", min=0, help="Refuse smaller files.")] = 1000,
-    root_budget: BudgetOpt = 400,
-    as_json: JsonOpt = False,
-) -> None:
-    """Split MEMORY.md into memory/domains/<domain>/<leaf>.md with branch and root indexes."""
-    _tree(ctx, as_json, lambda tree, cfg: tree.migrate(
-        tree.Workspace(workspace), _tree_config(cfg), dry_run=dry_run, force=force, min_tokens=min_tokens,
-        root_budget=root_budget, config_file=cfg.file))
-
-
-@tree_app.command("reindex")
-def tree_reindex(
-    ctx: typer.Context,
-    workspace: WorkspaceArg = None,
-    root_budget: BudgetOpt = 400,
-    as_json: JsonOpt = False,
-) -> None:
-    """Regenerate the _index.md files and the root from the leaves on disk; never moves leaves."""
-    _tree(ctx, as_json, lambda tree, cfg: tree.reindex(tree.Workspace(workspace), root_budget=root_budget))
-
-
-@tree_app.command("rollback")
-def tree_rollback(
-    ctx: typer.Context,
-    workspace: WorkspaceArg = None,
-    force: Annotated[bool, typer.Option("--force", help="Roll back even if leaves were edited (they go to memory/rescue-*/).")] = False,
-    as_json: JsonOpt = False,
-) -> None:
-    """Restore the original MEMORY.md byte for byte; remove only what migrate created."""
-    _tree(ctx, as_json, lambda tree, cfg: tree.rollback(tree.Workspace(workspace), force=force))
-
-
-@tree_app.command("stats")
-def tree_stats(ctx: typer.Context, workspace: WorkspaceArg = None, as_json: JsonOpt = False) -> None:
-    """Boot tokens before → after, and files and tokens per domain."""
-    _tree(ctx, as_json, lambda tree, cfg: tree.stats(tree.Workspace(workspace)))
+memory_cmds.register(app)
 
 
 def run(argv: list[str]) -> None:

@@ -27,6 +27,7 @@ from ..analysis import estimate_tokens
 from ..errors import BadInputError, QmemError
 from ..fsutil import atomic_write
 from . import domains as domains_mod
+from .workspace import Workspace
 
 MANIFEST = ".qmem-tree.json"
 STAGING = ".qmem-staging"
@@ -50,26 +51,12 @@ class TreeError(QmemError):
 
 # -- paths ------------------------------------------------------------------------------------
 
-class Workspace:
-    """The folder that holds MEMORY.md and memory/."""
+def manifest_path(ws: Workspace) -> str:
+    return os.path.join(ws.domains, MANIFEST)
 
-    def __init__(self, root: str | None = None) -> None:
-        self.root = os.path.abspath(os.path.expanduser(root or os.getcwd()))
-        self.memory_md = os.path.join(self.root, "MEMORY.md")
-        self.memory_dir = os.path.join(self.root, "memory")
-        self.domains = os.path.join(self.memory_dir, "domains")
-        self.manifest = os.path.join(self.domains, MANIFEST)
-        self.staging = os.path.join(self.memory_dir, STAGING)
 
-    def rel(self, path: str) -> str:
-        return os.path.relpath(path, self.root).replace(os.sep, "/")
-
-    def require_memory(self) -> bytes:
-        try:
-            with open(self.memory_md, "rb") as handle:
-                return handle.read()
-        except FileNotFoundError:
-            raise BadInputError(f"no MEMORY.md in {self.root}; give the workspace folder") from None
+def staging_path(ws: Workspace) -> str:
+    return os.path.join(ws.memory_dir, STAGING)
 
 
 def digest(data: bytes) -> str:
@@ -343,12 +330,12 @@ def _all_branches(branches: list[Branch]) -> list[Branch]:
 
 def load_manifest(ws: Workspace) -> dict | None:
     try:
-        with open(ws.manifest, encoding="utf-8") as handle:
+        with open(manifest_path(ws), encoding="utf-8") as handle:
             return json.load(handle)
     except FileNotFoundError:
         return None
     except (OSError, ValueError) as exc:
-        raise TreeError(f"{ws.rel(ws.manifest)}: unreadable ({exc}); fix or move it away") from None
+        raise TreeError(f"{ws.rel(manifest_path(ws))}: unreadable ({exc}); fix or move it away") from None
 
 
 def _file_digest(path: str) -> str | None:
@@ -509,28 +496,28 @@ def _backup(ws: Workspace, original: bytes) -> str:
 
 
 def _stage(ws: Workspace, leaves: dict[str, str], indexes: dict[str, str], root: str, manifest: dict) -> None:
-    shutil.rmtree(ws.staging, ignore_errors=True)
-    staged_domains = os.path.join(ws.staging, "domains")
+    shutil.rmtree(staging_path(ws), ignore_errors=True)
+    staged_domains = os.path.join(staging_path(ws), "domains")
     for rel, body in {**leaves, **indexes}.items():
         path = os.path.join(staged_domains, rel)
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "w", encoding="utf-8", newline="") as handle:
             handle.write(body)
     atomic_write(os.path.join(staged_domains, MANIFEST), json.dumps(manifest, ensure_ascii=False, indent=2))
-    atomic_write(os.path.join(ws.staging, "MEMORY.md"), root)
+    atomic_write(os.path.join(staging_path(ws), "MEMORY.md"), root)
 
 
 def _switch(ws: Workspace) -> None:
     """Move the staged tree in, then replace MEMORY.md: the last rename is the commit."""
-    os.rename(os.path.join(ws.staging, "domains"), ws.domains)
-    os.replace(os.path.join(ws.staging, "MEMORY.md"), ws.memory_md)
-    shutil.rmtree(ws.staging, ignore_errors=True)
+    os.rename(os.path.join(staging_path(ws), "domains"), ws.domains)
+    os.replace(os.path.join(staging_path(ws), "MEMORY.md"), ws.memory_md)
+    shutil.rmtree(staging_path(ws), ignore_errors=True)
 
 
 def _recover(ws: Workspace, current: bytes) -> None:
     """Undo what an interrupted migrate left: staged files, and a tree whose switch-over never
     happened (MEMORY.md is still the original), as long as its files are unchanged."""
-    shutil.rmtree(ws.staging, ignore_errors=True)
+    shutil.rmtree(staging_path(ws), ignore_errors=True)
     manifest = load_manifest(ws)
     if manifest is None or manifest.get("original_digest") != digest(current):
         return
@@ -580,7 +567,7 @@ def reindex(ws: Workspace, *, root_budget: int = DEFAULT_ROOT_BUDGET, day: str |
     result.tokens_after = estimate_tokens(root)
     manifest["root_digest"] = digest(root.encode("utf-8"))
     manifest["indexes"] = sorted(set(manifest.get("indexes", [])) | set(wanted))
-    atomic_write(ws.manifest, json.dumps(manifest, ensure_ascii=False, indent=2))
+    atomic_write(manifest_path(ws), json.dumps(manifest, ensure_ascii=False, indent=2))
     result.domains = _domain_rows(branches)
     result.changed = bool(result.written or result.removed)
     result.message = "indexes up to date" if not result.changed else f"rewrote {len(result.written)} files"
@@ -645,7 +632,7 @@ def rollback(ws: Workspace, *, force: bool = False) -> TreeResult:
         if os.path.exists(path):
             os.unlink(path)
             result.removed.append(f"memory/domains/{rel}")
-    os.unlink(ws.manifest)
+    os.unlink(manifest_path(ws))
     _remove_empty_dirs(ws.domains)
     if os.path.exists(ws.domains):
         result.warnings.append("memory/domains keeps files added by hand after migrate (not removed)")

@@ -1,0 +1,248 @@
+"""The daily memory commands: boot, remember, flush, state, distill, janitor, maintain, protocol.
+
+Each one resolves the workspace (--workspace, $QMEM_WORKSPACE, `[memory] workspace`, else the
+current folder), calls one function of qmem.memory and renders its result.
+"""
+
+from __future__ import annotations
+
+import sys
+from datetime import date
+from typing import Annotated, Optional
+
+import typer
+
+from ..errors import BadInputError
+from .common import emit
+from .options import JsonOpt, finish, load, table
+
+WorkspaceOpt = Annotated[
+    Optional[str],
+    typer.Option("--workspace", "-w", metavar="DIR",
+                 help="Folder holding MEMORY.md and memory/ (default: $QMEM_WORKSPACE, [memory] workspace, or here)."),
+]
+
+
+def _day(value: str | None, name: str) -> date | None:
+    if value is None:
+        return None
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        raise BadInputError(f"bad {name} {value!r}: use YYYY-MM-DD") from None
+
+
+def _ws(cfg, explicit: str | None):  # noqa: ANN001, ANN202
+    from ..memory.workspace import resolve
+
+    return resolve(explicit, table(cfg, "memory"))
+
+
+def _warn(lines: list[str]) -> None:
+    for line in lines:
+        sys.stderr.write(f"qmem: warning: {line}\n")
+
+
+def boot_cmd(
+    ctx: typer.Context,
+    workspace: Annotated[Optional[str], typer.Argument(help="Workspace folder (default: see --workspace of other commands).")] = None,
+    budget: Annotated[int, typer.Option("--budget", metavar="TOKENS", min=50, help="Token budget for everything printed.")] = 1500,
+    days: Annotated[int, typer.Option("--days", metavar="N", min=0, help="Daily logs to include, newest first.")] = 2,
+    scope: Annotated[str, typer.Option("--scope", metavar="SCOPE", help="main, or shared (group chats: private memory left out).")] = "main",
+    today: Annotated[Optional[str], typer.Option("--today", metavar="DATE", help="Pretend today is DATE (YYYY-MM-DD).")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Print what an agent reads at session start: L0, session state, recent daily logs."""
+    def action() -> None:
+        from .. import render
+        from ..memory import boot
+
+        if scope not in ("main", "shared"):
+            raise BadInputError(f"unknown scope {scope!r}: use main or shared")
+        cfg = load(ctx)
+        ws = _ws(cfg, workspace)
+        ws.require_memory()
+        result = boot.boot(ws, budget=budget, days=days, scope=scope, today=_day(today, "--today"),
+                           memory_config=table(cfg, "memory"), tree_config=table(cfg, "tree"))
+        emit(render.to_json(result.to_dict()) if as_json else render.boot_text(result))
+
+    finish(action)
+
+
+def remember_cmd(
+    ctx: typer.Context,
+    text: Annotated[str, typer.Argument(help="The fact, one line.")],
+    type_: Annotated[Optional[str], typer.Option("--type", "-t", metavar="TYPE", help="P E K B S ! (or profile, event, knowledge, behaviour, skill, security).")] = None,
+    priority: Annotated[Optional[str], typer.Option("--priority", "-p", metavar="P", help="P0 permanent, P1 (+90 days), P2 (+30 days).")] = None,
+    expire: Annotated[Optional[str], typer.Option("--expire", metavar="DATE", help="Expiry date instead of the priority's default.")] = None,
+    ref: Annotated[Optional[str], typer.Option("--ref", metavar="TARGET", help="Cross-reference, e.g. knowledge.md#bsc.")] = None,
+    day: Annotated[Optional[str], typer.Option("--date", metavar="DATE", help="Which daily log (default today).")] = None,
+    workspace: WorkspaceOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Append one typed entry to today's memory/YYYY-MM-DD.md; prints path:line."""
+    def action() -> None:
+        from .. import render
+        from ..memory import daily
+
+        cfg = load(ctx)
+        written = daily.remember(_ws(cfg, workspace), text, type_=type_, priority=priority, expire=expire, ref=ref,
+                                 day=_day(day, "--date"))
+        emit(render.to_json(written.to_dict()) if as_json else f"{written.path}:{written.line}  {written.entry}")
+
+    finish(action)
+
+
+def flush_cmd(
+    ctx: typer.Context,
+    source: Annotated[str, typer.Option("--from", metavar="FILE", help="Notes file, or - for stdin (default).")] = "-",
+    day: Annotated[Optional[str], typer.Option("--date", metavar="DATE", help="Which daily log (default today).")] = None,
+    workspace: WorkspaceOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Save many notes at once before a context compaction; duplicates are dropped."""
+    def action() -> None:
+        from .. import render
+        from ..memory import daily
+
+        cfg = load(ctx)
+        if source == "-":
+            text = sys.stdin.read()
+        else:
+            try:
+                with open(source, encoding="utf-8") as handle:
+                    text = handle.read()
+            except (OSError, UnicodeDecodeError) as exc:
+                raise BadInputError(f"{source}: cannot read: {exc}") from None
+        report = daily.flush(_ws(cfg, workspace), text, day=_day(day, "--date"))
+        emit(render.to_json(report.to_dict()) if as_json else render.flush_text(report))
+
+    finish(action)
+
+
+state_app = typer.Typer(help="SESSION-STATE.md, the working buffer of the current session.",
+                        no_args_is_help=True, rich_markup_mode=None)
+
+
+@state_app.command("show")
+def state_show(ctx: typer.Context, workspace: WorkspaceOpt = None, as_json: JsonOpt = False) -> None:
+    """Print the session buffer."""
+    def action() -> None:
+        from .. import render
+        from ..memory import state
+
+        ws = _ws(load(ctx), workspace)
+        text = state.show(ws)
+        emit(render.to_json({"path": ws.rel(ws.session_state), "text": text}) if as_json else (text or "(empty)"))
+
+    finish(action)
+
+
+@state_app.command("set")
+def state_set(
+    ctx: typer.Context,
+    text: Annotated[str, typer.Argument(help="The new buffer, or - to read it from stdin.")],
+    workspace: WorkspaceOpt = None,
+) -> None:
+    """Replace the session buffer."""
+    def action() -> None:
+        from ..memory import state
+
+        ws = _ws(load(ctx), workspace)
+        emit(f"wrote {state.set_state(ws, sys.stdin.read() if text == '-' else text)}")
+
+    finish(action)
+
+
+@state_app.command("clear")
+def state_clear(ctx: typer.Context, workspace: WorkspaceOpt = None) -> None:
+    """Empty the session buffer; the old text is moved to memory/archive/."""
+    def action() -> None:
+        from ..memory import state
+
+        moved = state.clear(_ws(load(ctx), workspace))
+        emit(f"cleared; the old buffer is in {moved}" if moved else "cleared (it was empty)")
+
+    finish(action)
+
+
+def distill_cmd(
+    ctx: typer.Context,
+    days: Annotated[int, typer.Option("--days", metavar="N", min=1, help="Daily logs to read.")] = 3,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Show the plan; write nothing.")] = False,
+    today: Annotated[Optional[str], typer.Option("--today", metavar="DATE", help="Pretend today is DATE.")] = None,
+    workspace: WorkspaceOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Copy typed entries of recent daily logs into topic files, merging duplicates."""
+    def action() -> None:
+        from .. import render
+        from ..memory import distill
+
+        cfg = load(ctx)
+        report = distill.distill(_ws(cfg, workspace), days=days, today=_day(today, "--today"), dry_run=dry_run,
+                                 memory_config=table(cfg, "memory"), config_file=cfg.file)
+        emit(render.to_json(report.to_dict()) if as_json else render.distill_text(report))
+
+    finish(action)
+
+
+def janitor_cmd(
+    ctx: typer.Context,
+    today: Annotated[Optional[str], typer.Option("--today", metavar="DATE", help="Pretend today is DATE.")] = None,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Show what would move; write nothing.")] = False,
+    workspace: WorkspaceOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Move expired [P1|expire:…]/[P2|expire:…] entries and sections to memory/archive/."""
+    def action() -> None:
+        from .. import render
+        from ..memory import janitor
+
+        ws = _ws(load(ctx), workspace)
+        report = janitor.janitor(ws, today=_day(today, "--today"), dry_run=dry_run)
+        _warn(report.problems)
+        emit(render.to_json(report.to_dict()) if as_json else render.janitor_text(report))
+
+    finish(action)
+
+
+def maintain_cmd(
+    ctx: typer.Context,
+    today: Annotated[Optional[str], typer.Option("--today", metavar="DATE", help="Pretend today is DATE.")] = None,
+    workspace: WorkspaceOpt = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing unless something is wrong.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """For cron: janitor → distill → tree reindex (if a tree) → index refresh."""
+    def action() -> None:
+        from .. import render
+        from ..memory import maintain
+
+        cfg = load(ctx)
+        report = maintain.maintain(_ws(cfg, workspace), cfg, today=_day(today, "--today"))
+        _warn(report.warnings)
+        if as_json:
+            emit(render.to_json(report.to_dict()))
+        elif not quiet:
+            emit(render.maintain_text(report))
+
+    finish(action)
+
+
+def protocol_cmd() -> None:
+    """Print the memory protocol to paste into the agent's AGENTS.md."""
+    from ..memory.protocol import protocol
+
+    emit(protocol())
+
+
+def register(app: typer.Typer) -> None:
+    app.command("boot")(boot_cmd)
+    app.command("remember")(remember_cmd)
+    app.command("flush")(flush_cmd)
+    app.add_typer(state_app, name="state")
+    app.command("distill")(distill_cmd)
+    app.command("janitor")(janitor_cmd)
+    app.command("maintain")(maintain_cmd)
+    app.command("protocol")(protocol_cmd)

@@ -1,0 +1,38 @@
+"""Typer pieces every command module shares: common options, config loading, exit codes."""
+
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+import typer
+
+from .common import guarded
+
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON for machines.")]
+CollectionsOpt = Annotated[
+    Optional[list[str]], typer.Option("-c", "--collection", metavar="NAME", help="Limit to this collection (repeatable).")
+]
+
+
+def finish(action: object) -> None:
+    """Run the command body; a failure becomes one line on stderr and the exit code."""
+    code = guarded(action)
+    if code:
+        raise typer.Exit(code)
+
+
+def config_path(ctx: typer.Context) -> str | None:
+    root = ctx.find_root()
+    return root.obj if isinstance(root.obj, str) else None
+
+
+def load(ctx: typer.Context):  # noqa: ANN201 - returns qmem.config.Config
+    from .. import config
+
+    return config.load(config_path(ctx))
+
+
+def table(cfg, name: str) -> dict:  # noqa: ANN001
+    """A config table owned by the memory layer ([tree], [memory]), {} when absent."""
+    section = cfg.extra.get(name, {})
+    return section if isinstance(section, dict) else {}

@@ -1,0 +1,143 @@
+"""`qmem boot`: what an agent reads at session start, within a token budget.
+
+L0 (the root MEMORY.md, or memory/.abstract where a workspace keeps one), then
+SESSION-STATE.md, then the last few daily logs, newest first. Over budget, the oldest
+daily-log lines go first, and a last line says what was left out and how to read it.
+With scope "shared" (a group chat), private sections and domains are left out.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from datetime import date
+
+from ..analysis import estimate_tokens
+from . import domains as domains_mod
+from .workspace import Workspace, read_text
+
+DEFAULT_BUDGET = 1500
+DEFAULT_DAYS = 2
+DEFAULT_PRIVATE = ["identity", "accounts", "security"]
+_PRIVATE_TAG = re.compile(r"\[private\]", re.IGNORECASE)
+_ROOT_ENTRY = re.compile(r"^### .*→ memory/domains/([^/\s]+)/_index\.md\s*$")
+
+
+class Part:
+    __slots__ = ("kind", "path", "text", "omitted")
+
+    def __init__(self, kind: str, path: str, text: str) -> None:
+        self.kind = kind  # "L0", "state" or "daily"
+        self.path = path
+        self.text = text
+        self.omitted: tuple[int, int] | None = None  # (first line, count) left out
+
+    @property
+    def tokens(self) -> int:
+        return estimate_tokens(self.text)
+
+    def to_dict(self) -> dict[str, object]:
+        return {"kind": self.kind, "path": self.path, "tokens": self.tokens, "text": self.text,
+                "omitted_lines": list(self.omitted) if self.omitted else None}
+
+
+class BootResult:
+    def __init__(self, budget: int, scope: str) -> None:
+        self.budget = budget
+        self.scope = scope
+        self.parts: list[Part] = []
+        self.notes: list[str] = []
+
+    @property
+    def tokens(self) -> int:
+        return sum(p.tokens for p in self.parts)
+
+    def to_dict(self) -> dict[str, object]:
+        return {"budget": self.budget, "scope": self.scope, "tokens": self.tokens,
+                "parts": [p.to_dict() for p in self.parts], "notes": self.notes}
+
+
+def boot(ws: Workspace, *, budget: int = DEFAULT_BUDGET, days: int = DEFAULT_DAYS, scope: str = "main",
+         today: date | None = None, memory_config: dict[str, object] | None = None,
+         tree_config: dict[str, object] | None = None) -> BootResult:
+    today = today or date.today()
+    result = BootResult(budget, scope)
+    l0_path = ws.abstract if os.path.exists(ws.abstract) else ws.memory_md
+    l0 = read_text(l0_path)
+    if scope == "shared":
+        private = [str(d) for d in (memory_config or {}).get("private_domains", DEFAULT_PRIVATE)]  # type: ignore[union-attr]
+        l0, left_out = _without_private(l0, private, tree_config or {})
+        if left_out:
+            result.notes.append(f"shared scope: left out {len(left_out)} private part(s): {', '.join(left_out)}")
+    if l0:
+        result.parts.append(Part("L0", ws.rel(l0_path), l0))
+    state = read_text(ws.session_state)
+    if state.strip():
+        result.parts.append(Part("state", ws.rel(ws.session_state), state))
+    logs = [Part("daily", ws.rel(path), read_text(path)) for _, path in ws.recent_logs(days, today)]
+    result.parts.extend(logs)
+    _fit(result, list(reversed(logs)))
+    return result
+
+
+def _fit(result: BootResult, oldest_first: list[Part]) -> None:
+    """Drop daily-log lines, oldest log first and oldest lines (just under the header) first."""
+    for part in oldest_first:
+        if result.tokens <= result.budget:
+            break
+        lines = part.text.splitlines(keepends=True)
+        keep_head = 1 if lines and lines[0].startswith("# ") else 0
+        body = lines[keep_head:]
+        dropped = 0
+        while body and result.tokens > result.budget:
+            body.pop(0)
+            dropped += 1
+            part.text = "".join(lines[:keep_head] + body)
+        if dropped:
+            part.omitted = (keep_head + 1, dropped)
+            result.notes.append(f"left out {dropped} older line(s) of {part.path}; read them: "
+                                f"qmem get {part.path}:{keep_head + 1}:{dropped}")
+        if not body and keep_head:
+            result.parts.remove(part)
+    if result.tokens > result.budget:
+        result.notes.append(f"over the {result.budget}-token budget by {result.tokens - result.budget}: "
+                            f"MEMORY.md and SESSION-STATE.md are never cut (try qmem tree migrate)")
+
+
+def _without_private(text: str, private: list[str], tree_config: dict[str, object]) -> tuple[str, list[str]]:
+    """The L0 text minus `[private]` sections and sections or domain entries of private domains."""
+    from .tree import split
+
+    table = domains_mod.load_table(tree_config)
+    preamble, parts = split(text)
+    kept, left_out = [preamble], []
+    for part in parts:
+        if _PRIVATE_TAG.search(part.title):
+            left_out.append(part.title)
+            continue
+        if part.title.strip().lower() == "domains":
+            kept.append(_drop_root_entries(part.text, private, left_out))
+            continue
+        domain = domains_mod.classify(part.title, part.first_paragraph, table)
+        if domain in private:
+            left_out.append(part.title)
+            continue
+        kept.append(part.text)
+    return "".join(kept), left_out
+
+
+def _drop_root_entries(text: str, private: list[str], left_out: list[str]) -> str:
+    """In a tree root's `## Domains` list, drop the entries (header to blank line) of private domains."""
+    out, skipping = [], False
+    for line in text.splitlines(keepends=True):
+        match = _ROOT_ENTRY.match(line.rstrip("\r\n"))
+        if match:
+            skipping = match.group(1) in private
+            if skipping:
+                left_out.append(f"domain {match.group(1)}")
+                continue
+        if skipping:
+            skipping = bool(line.strip())
+            continue
+        out.append(line)
+    return "".join(out)

@@ -1,0 +1,190 @@
+"""`qmem janitor`: move expired entries and sections to memory/archive/YYYY-MM.md.
+
+Expired means a `[P1|expire:D]` or `[P2|expire:D]` tag with D before today, on a list entry
+(the entry moves with its indented continuation lines) or on a heading (the whole section
+moves). `[P0]` and untagged text are never touched; a malformed tag is reported, not guessed.
+
+Crash safety without a journal: each moved block is written to the archive first, marked
+with an id (`<!-- qmem:moved ID -->`), then its source file is rewritten atomically. A crash in
+between leaves the block in both places until the next run, which sees the id in the
+archive, does not archive it again, and only removes it from the source. Nothing is lost,
+and after any run every entry exists exactly once.
+"""
+
+from __future__ import annotations
+
+import os
+from datetime import date
+
+import xxhash
+
+from .. import markdown
+from ..fsutil import append_locked, rewrite_locked
+from . import entries
+from .workspace import Workspace, read_text
+
+MOVED_MARK = "<!-- qmem:moved {} -->"
+
+
+class Move:
+    __slots__ = ("source", "line", "count", "text", "expires", "archive", "block_id")
+
+    def __init__(self, source: str, line: int, count: int, text: str, expires: str, block_id: str) -> None:
+        self.source = source  # relative to the workspace
+        self.line = line  # 1-based first line in the source
+        self.count = count
+        self.text = text
+        self.expires = expires
+        self.archive = ""
+        self.block_id = block_id
+
+    def to_dict(self) -> dict[str, object]:
+        return {"source": self.source, "line": self.line, "lines": self.count, "text": self.text,
+                "expires": self.expires, "archive": self.archive}
+
+
+class JanitorReport:
+    def __init__(self, today: date, dry_run: bool) -> None:
+        self.today = today.isoformat()
+        self.dry_run = dry_run
+        self.moved: list[Move] = []
+        self.problems: list[str] = []
+        self.files: list[str] = []
+
+    def to_dict(self) -> dict[str, object]:
+        return {"today": self.today, "dry_run": self.dry_run, "moved": [m.to_dict() for m in self.moved],
+                "problems": self.problems, "files": self.files}
+
+
+def candidate_files(ws: Workspace) -> list[str]:
+    """MEMORY.md and memory/**/*.md, without archive/ and hidden folders."""
+    found = [ws.memory_md] if os.path.exists(ws.memory_md) else []
+    for dirpath, dirnames, files in os.walk(ws.memory_dir):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and
+                             os.path.join(dirpath, d) != ws.archive)
+        found.extend(os.path.join(dirpath, n) for n in sorted(files) if n.endswith(".md"))
+    return found
+
+
+def _fenced(lines: list[str]) -> list[bool]:
+    """True for lines inside fenced code (tags there are examples, not entries)."""
+    inside, fence, mask = False, "", []
+    for line in lines:
+        stripped = line.lstrip()
+        if stripped.startswith(("```", "~~~")):
+            marker = stripped[:3]
+            if not inside:
+                inside, fence = True, marker
+                mask.append(True)
+                continue
+            if marker == fence:
+                inside = False
+                mask.append(True)
+                continue
+        mask.append(inside)
+    return mask
+
+
+def _expired(tag_text: str, today_int: int) -> tuple[bool, str, list[str]]:
+    entry = entries.Entry("")
+    for raw in markdown.bracket_tags(tag_text):
+        entries.apply_tag(entry, raw)
+    expired = entry.priority in ("P1", "P2") and bool(entry.expires) and \
+        int(entry.expires.replace("-", "")) < today_int
+    return expired, entry.expires, entry.problems
+
+
+def find_moves(ws: Workspace, path: str, lines: list[str], today: date, report: JanitorReport) -> list[Move]:
+    rel = ws.rel(path)
+    today_int = today.year * 10000 + today.month * 100 + today.day
+    fenced = _fenced(lines)
+    taken = [False] * len(lines)
+    moves: list[Move] = []
+    heads = markdown.headings(lines, markdown.front_matter(lines)[1])
+    for k, head in enumerate(heads):
+        lead = markdown.heading_tag_run(head.title)
+        if not lead:
+            continue
+        expired, expires, problems = _expired(lead, today_int)
+        report.problems.extend(f"{rel}:{head.line + 1}: {p}" for p in problems)
+        if not expired or taken[head.line]:
+            continue
+        end = next((h.line for h in heads[k + 1:] if h.level <= head.level), len(lines))
+        for i in range(head.line, end):
+            taken[i] = True
+        moves.append(_move(rel, head.line, end, lines, expires))
+    for i, line in enumerate(lines):
+        if taken[i] or fenced[i] or "[" not in line:
+            continue
+        run = markdown.entry_tag_run(line)
+        if not run:
+            continue
+        expired, expires, problems = _expired(run, today_int)
+        report.problems.extend(f"{rel}:{i + 1}: {p}" for p in problems)
+        if not expired:
+            continue
+        indent = len(line) - len(line.lstrip())
+        end = i + 1
+        while end < len(lines) and lines[end].strip() and len(lines[end]) - len(lines[end].lstrip()) > indent \
+                and not taken[end]:
+            end += 1
+        for j in range(i, end):
+            taken[j] = True
+        moves.append(_move(rel, i, end, lines, expires))
+    return sorted(moves, key=lambda m: m.line)
+
+
+def _move(rel: str, start: int, end: int, lines: list[str], expires: str) -> Move:
+    text = "\n".join(lines[start:end])
+    block_id = xxhash.xxh3_64_hexdigest(f"{rel}\n{text}".encode("utf-8"))
+    return Move(rel, start + 1, end - start, text, expires, block_id)
+
+
+def janitor(ws: Workspace, *, today: date | None = None, dry_run: bool = False) -> JanitorReport:
+    today = today or date.today()
+    report = JanitorReport(today, dry_run)
+    archive = os.path.join(ws.archive, f"{today.year:04d}-{today.month:02d}.md")
+    archived_ids = _archived_ids(ws)
+    for path in candidate_files(ws):
+        moves = find_moves(ws, path, read_text(path).splitlines(), today, report)
+        if not moves:
+            continue
+        for move in moves:
+            move.archive = ws.rel(archive)
+        report.moved.extend(moves)
+        report.files.append(ws.rel(path))
+        if dry_run:
+            continue
+        fresh = [m for m in moves if m.block_id not in archived_ids]
+        if fresh:
+            block = "".join(
+                f"\n## From {m.source} (expired {m.expires}, archived {today.isoformat()})\n"
+                f"{MOVED_MARK.format(m.block_id)}\n{m.text}\n" for m in fresh)
+            append_locked(archive, block, header=f"# Archive {today.year:04d}-{today.month:02d}\n")
+            archived_ids.update(m.block_id for m in fresh)
+        rewrite_locked(path, lambda text, path=path: _without(ws, path, text, today, archived_ids))
+    return report
+
+
+def _without(ws: Workspace, path: str, text: str, today: date, archived: set[str]) -> str:
+    """The file minus the expired blocks already in the archive (found again under the lock:
+    the file may have grown since it was first read)."""
+    lines = text.splitlines()
+    scratch = JanitorReport(today, True)
+    drop = {i for m in find_moves(ws, path, lines, today, scratch) if m.block_id in archived
+            for i in range(m.line - 1, m.line - 1 + m.count)}
+    kept = [line for i, line in enumerate(lines) if i not in drop]
+    return "\n".join(kept) + ("\n" if kept and text.endswith("\n") else "")
+
+
+def _archived_ids(ws: Workspace) -> set[str]:
+    ids: set[str] = set()
+    if not os.path.isdir(ws.archive):
+        return ids
+    prefix, suffix = MOVED_MARK.split("{}")
+    for name in os.listdir(ws.archive):
+        if name.endswith(".md"):
+            for line in read_text(os.path.join(ws.archive, name)).splitlines():
+                if line.startswith(prefix) and line.endswith(suffix):
+                    ids.add(line[len(prefix):-len(suffix)])
+    return ids

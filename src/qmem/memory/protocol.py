@@ -1,0 +1,28 @@
+"""The memory protocol an agent follows, to paste into its AGENTS.md (`qmem protocol`)."""
+
+from __future__ import annotations
+
+PROTOCOL = """\
+## Memory protocol (qmem)
+
+Long-term memory is Markdown in this workspace; qmem searches it. No need to load it all.
+
+1. **Session start:** run `qmem boot` and read what it prints (the memory index, the session
+   buffer, the last two daily logs, within a token budget). In a group chat run
+   `qmem boot --scope shared`: private memory stays out.
+2. **Before answering from memory:** `qmem search "<words>" --json -n 5`; Chinese, English and
+   mixed queries all work. Then read the exact section: `qmem get <path>#<anchor>` or
+   `qmem get <path>:<line>:<count>`. Quote the path and line you used.
+3. **During work:** save what will matter later, one fact per call:
+   `qmem remember "<fact>" --type K` (types: P profile, E event, K knowledge, B behaviour,
+   S skill, ! security; add `--priority P2` for things that go stale in a month,
+   `--ref <file.md#anchor>` to link). Keep the working state of a long task in
+   `qmem state set "<what I am doing, what is next>"`.
+4. **Before the context is compacted:** write every note worth keeping, one per line, to
+   `qmem flush` (stdin). Duplicates are dropped for you.
+5. **Never** paste secrets (keys, seed phrases, passwords) into memory.
+"""
+
+
+def protocol() -> str:
+    return PROTOCOL
