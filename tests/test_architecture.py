@@ -21,7 +21,7 @@ LAYERS: dict[str, float] = {
     "qmem.catalog": 5, "qmem.evaluate": 5,
     "qmem.memory": 6,
     "qmem.memory.entries": 6.1, "qmem.memory.domains": 6.1, "qmem.memory.workspace": 6.1,
-    "qmem.memory.daily": 6.2, "qmem.memory.state": 6.2, "qmem.memory.protocol": 6.2,
+    "qmem.memory.daily": 6.2, "qmem.memory.tree_shape": 6.2, "qmem.memory.state": 6.2, "qmem.memory.protocol": 6.2,
     "qmem.memory.tree": 6.3,
     "qmem.memory.boot": 6.4, "qmem.memory.distill": 6.4, "qmem.memory.janitor": 6.4,
     "qmem.memory.maintain": 6.6,

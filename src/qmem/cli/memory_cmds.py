@@ -22,6 +22,9 @@ WorkspaceOpt = Annotated[
                  help="Folder holding MEMORY.md and memory/ (default: $QMEM_WORKSPACE, [memory] workspace, or here)."),
 ]
 
+LogDateOpt = Annotated[Optional[str], typer.Option("--date", metavar="DATE", help="Which daily log (default today).")]
+TodayOpt = Annotated[Optional[str], typer.Option("--today", metavar="DATE", help="Pretend today is DATE (YYYY-MM-DD).")]
+
 
 def _day(value: str | None, name: str) -> date | None:
     if value is None:
@@ -49,7 +52,7 @@ def boot_cmd(
     budget: Annotated[int, typer.Option("--budget", metavar="TOKENS", min=50, help="Token budget for everything printed.")] = 1500,
     days: Annotated[int, typer.Option("--days", metavar="N", min=0, help="Daily logs to include, newest first.")] = 2,
     scope: Annotated[str, typer.Option("--scope", metavar="SCOPE", help="main, or shared (group chats: private memory left out).")] = "main",
-    today: Annotated[Optional[str], typer.Option("--today", metavar="DATE", help="Pretend today is DATE (YYYY-MM-DD).")] = None,
+    today: TodayOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Print what an agent reads at session start: L0, session state, recent daily logs."""
@@ -76,7 +79,7 @@ def remember_cmd(
     priority: Annotated[Optional[str], typer.Option("--priority", "-p", metavar="P", help="P0 permanent, P1 (+90 days), P2 (+30 days).")] = None,
     expire: Annotated[Optional[str], typer.Option("--expire", metavar="DATE", help="Expiry date instead of the priority's default.")] = None,
     ref: Annotated[Optional[str], typer.Option("--ref", metavar="TARGET", help="Cross-reference, e.g. knowledge.md#bsc.")] = None,
-    day: Annotated[Optional[str], typer.Option("--date", metavar="DATE", help="Which daily log (default today).")] = None,
+    day: LogDateOpt = None,
     workspace: WorkspaceOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -96,7 +99,7 @@ def remember_cmd(
 def flush_cmd(
     ctx: typer.Context,
     source: Annotated[str, typer.Option("--from", metavar="FILE", help="Notes file, or - for stdin (default).")] = "-",
-    day: Annotated[Optional[str], typer.Option("--date", metavar="DATE", help="Which daily log (default today).")] = None,
+    day: LogDateOpt = None,
     workspace: WorkspaceOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -170,7 +173,7 @@ def distill_cmd(
     ctx: typer.Context,
     days: Annotated[int, typer.Option("--days", metavar="N", min=1, help="Daily logs to read.")] = 3,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Show the plan; write nothing.")] = False,
-    today: Annotated[Optional[str], typer.Option("--today", metavar="DATE", help="Pretend today is DATE.")] = None,
+    today: TodayOpt = None,
     workspace: WorkspaceOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -189,7 +192,7 @@ def distill_cmd(
 
 def janitor_cmd(
     ctx: typer.Context,
-    today: Annotated[Optional[str], typer.Option("--today", metavar="DATE", help="Pretend today is DATE.")] = None,
+    today: TodayOpt = None,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Show what would move; write nothing.")] = False,
     workspace: WorkspaceOpt = None,
     as_json: JsonOpt = False,
@@ -209,7 +212,7 @@ def janitor_cmd(
 
 def maintain_cmd(
     ctx: typer.Context,
-    today: Annotated[Optional[str], typer.Option("--today", metavar="DATE", help="Pretend today is DATE.")] = None,
+    today: TodayOpt = None,
     workspace: WorkspaceOpt = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing unless something is wrong.")] = False,
     as_json: JsonOpt = False,

@@ -16,33 +16,24 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shutil
 import time
 
 import xxhash
 
-from .. import markdown
 from ..analysis import estimate_tokens
 from ..errors import BadInputError, QmemError
 from ..fsutil import atomic_write
-from . import domains as domains_mod
+from .tree_shape import (  # noqa: F401 - the tree's shape, re-exported for callers of this module
+    DOMAINS_HEADING, INDEX_NAME, ROOT_TITLE, Branch, Leaf, Part, Plan, _all_branches, branch_index, leaf_slug,
+    pinned_core, plan, root_index, scan_branches, split, summary_line,
+)
 from .workspace import Workspace
 
 MANIFEST = ".qmem-tree.json"
 STAGING = ".qmem-staging"
-INDEX_NAME = "_index.md"
-ROOT_TITLE = "# Memory Index"
-DOMAINS_HEADING = "## Domains"
 DEFAULT_MIN_TOKENS = 1000
 DEFAULT_ROOT_BUDGET = 400
-SUMMARY_CHARS = 160
-SUMMARY_STEPS = (SUMMARY_CHARS, 120, 90, 60, 40, 0)
-_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
-_PIN_TAG = re.compile(r"\[(?:pin|p0)\]", re.IGNORECASE)
-_COMMENT = re.compile(r"<!--.*?-->")
-_RULE = re.compile(r"^\s*(?:-{3,}|\*{3,}|_{3,})\s*$")
-_SLUG_DROP = re.compile(r"[^\w\s-]")
 
 
 class TreeError(QmemError):
@@ -61,271 +52,6 @@ def staging_path(ws: Workspace) -> str:
 
 def digest(data: bytes) -> str:
     return xxhash.xxh3_128_hexdigest(data)
-
-
-# -- splitting and planning -------------------------------------------------------------------
-
-class Part:
-    """One `##` section of MEMORY.md, with its exact text."""
-
-    __slots__ = ("title", "text", "line", "pinned", "domain", "slug")
-
-    def __init__(self, title: str, text: str, line: int) -> None:
-        self.title = title
-        self.text = text
-        self.line = line
-        self.pinned = False
-        self.domain = ""
-        self.slug = ""
-
-    @property
-    def first_paragraph(self) -> str:
-        body: list[str] = []
-        for line in self.text.splitlines()[1:]:
-            if not line.strip():
-                if body:
-                    break
-                continue
-            if not line.lstrip().startswith("#"):
-                body.append(line)
-        return " ".join(body)
-
-
-def split(text: str) -> tuple[str, list[Part]]:
-    """(preamble, sections) on `##` headings outside fenced code, every byte kept.
-
-    A file without `##` is one section titled by its `#` heading (or "Memory")."""
-    raw = _LINE.findall(text)
-    bare = [line.rstrip("\r\n") for line in raw]
-    heads = [h for h in markdown.headings(bare) if h.level == 2]
-    if not heads:
-        h1 = [h for h in markdown.headings(bare) if h.level == 1]
-        title = h1[0].title if h1 else "Memory"
-        return "", [Part(title, text, 1)] if text.strip() else []
-    preamble = "".join(raw[:heads[0].line])
-    parts = []
-    for k, head in enumerate(heads):
-        end = heads[k + 1].line if k + 1 < len(heads) else len(raw)
-        parts.append(Part(head.title, "".join(raw[head.line:end]), head.line + 1))
-    return preamble, parts
-
-
-def leaf_slug(title: str) -> str:
-    """Lowercase, special characters removed, spaces → hyphens, CJK kept, ≤ 60 characters."""
-    text = _COMMENT.sub("", markdown.strip_tags(title)).strip().lower()
-    text = _SLUG_DROP.sub("", text).replace("_", "-")
-    text = re.sub(r"[\s-]+", "-", text).strip("-")
-    return text[:60].rstrip("-")
-
-
-def summary_line(text: str) -> str:
-    """The first meaningful line: not a heading, front matter, blank line or rule; ≤ 160 chars."""
-    lines = text.splitlines()
-    start = markdown.front_matter(lines)[1]
-    for line in lines[start:]:
-        stripped = line.strip()
-        if not stripped or stripped.startswith("#") or _RULE.match(stripped) or stripped.startswith("```"):
-            continue
-        stripped = _COMMENT.sub("", stripped).strip()
-        if not stripped:
-            continue
-        return stripped if len(stripped) <= SUMMARY_CHARS else stripped[: SUMMARY_CHARS - 1].rstrip() + "…"
-    return ""
-
-
-def display_name(domain: str) -> str:
-    return domain.replace("-", " ").replace("/", " › ").title()
-
-
-class Plan:
-    """What migrate would write: the root's pinned core and the leaves per domain."""
-
-    def __init__(self, preamble: str, parts: list[Part]) -> None:
-        self.preamble = preamble
-        self.parts = parts
-
-    @property
-    def pinned(self) -> list[Part]:
-        return [p for p in self.parts if p.pinned]
-
-    @property
-    def leaves(self) -> list[Part]:
-        return [p for p in self.parts if not p.pinned]
-
-    def by_domain(self) -> dict[str, list[Part]]:
-        out: dict[str, list[Part]] = {}
-        for part in self.leaves:
-            out.setdefault(part.domain, []).append(part)
-        return dict(sorted(out.items()))
-
-
-def plan(text: str, tree_config: dict[str, object], config_file: str = "") -> Plan:
-    """Split, pin, classify and name leaves. Same input, same plan."""
-    table = domains_mod.load_table(tree_config, config_file)
-    pinned_titles = {str(t).strip().lower() for t in tree_config.get("pinned", []) or []}  # type: ignore[union-attr]
-    preamble, parts = split(text)
-    taken: dict[str, set[str]] = {}
-    for number, part in enumerate(parts, 1):
-        bare_title = _COMMENT.sub("", markdown.strip_tags(part.title)).strip().lower()
-        part.pinned = bool(_PIN_TAG.search(part.title)) or bare_title in pinned_titles
-        if part.pinned:
-            continue
-        part.domain = domains_mod.classify(part.title, part.first_paragraph, table)
-        slug = leaf_slug(part.title) or f"section-{number}"
-        used = taken.setdefault(part.domain, {"_index"})
-        candidate, n = slug, 1
-        while candidate in used:
-            n += 1
-            candidate = f"{slug}-{n}"
-        used.add(candidate)
-        part.slug = candidate
-    return Plan(preamble, parts)
-
-
-# -- rendering the indexes --------------------------------------------------------------------
-
-class Leaf:
-    __slots__ = ("name", "tokens", "summary")
-
-    def __init__(self, name: str, tokens: int, summary: str) -> None:
-        self.name = name  # file name ("backup-plan.md") or sub-domain folder ("cloud/")
-        self.tokens = tokens
-        self.summary = summary
-
-
-class Branch:
-    """A domain folder as reindex sees it: its leaves and its sub-domains."""
-
-    def __init__(self, name: str) -> None:
-        self.name = name  # "infrastructure" or "infrastructure/cloud"
-        self.leaves: list[Leaf] = []
-        self.children: list[Branch] = []
-
-    @property
-    def tokens(self) -> int:
-        return sum(leaf.tokens for leaf in self.leaves) + sum(child.tokens for child in self.children)
-
-    @property
-    def files(self) -> int:
-        return len(self.leaves) + sum(child.files for child in self.children)
-
-    @property
-    def summary(self) -> str:
-        biggest = max(self.leaves, key=lambda leaf: leaf.tokens, default=None)
-        if biggest and biggest.summary:
-            return biggest.summary
-        return next((child.summary for child in self.children if child.summary), "")
-
-    def leaf_names(self) -> list[str]:
-        names = [leaf.name[:-3] for leaf in self.leaves]
-        return names + [f"{child.name.rsplit('/', 1)[-1]}/" for child in self.children]
-
-
-def _files(n: int) -> str:
-    return "1 file" if n == 1 else f"{n} files"
-
-
-def branch_index(branch: Branch, day: str) -> str:
-    lines = [f"# {display_name(branch.name)} Index", "",
-             f"Last indexed: {day} · ~{branch.tokens} tokens in {_files(branch.files)}", ""]
-    for leaf in branch.leaves:
-        lines += [f"### {leaf.name} (~{leaf.tokens} tokens)", leaf.summary or "(no text)", ""]
-    for child in branch.children:
-        short = child.name.rsplit("/", 1)[-1]
-        lines += [f"### {short}/{INDEX_NAME} (~{child.tokens} tokens, {_files(child.files)})",
-                  child.summary or "(no text)", ""]
-    return "\n".join(lines).rstrip() + "\n"
-
-
-def root_index(pinned_core: str, branches: list[Branch], budget: int) -> tuple[str, bool]:
-    """The new MEMORY.md: title, pinned core, one entry per domain, pointers.
-
-    To fit `budget` (the shared token estimate), leaf lists go first, then summaries get
-    shorter: the longest summaries that fit without leaf lists are kept, then as many leaf
-    names as still fit. A domain is never dropped. Returns (text, fits)."""
-    core = pinned_core.strip("\n")
-    longest = max((len(b.leaf_names()) for b in branches), default=0)
-    chars = next((c for c in SUMMARY_STEPS if estimate_tokens(_root_text(core, branches, 0, c)) <= budget), None)
-    if chars is None:
-        return _root_text(core, branches, 0, 0), False
-    for keep in range(longest, -1, -1):
-        text = _root_text(core, branches, keep, chars)
-        if estimate_tokens(text) <= budget:
-            return text, True
-    return _root_text(core, branches, 0, chars), True
-
-
-def _root_text(core: str, branches: list[Branch], keep: int, summary_chars: int) -> str:
-    lines = [ROOT_TITLE, ""]
-    if core:
-        lines += [core, ""]
-    lines += [DOMAINS_HEADING, ""]
-    for branch in branches:
-        lines.append(f"### {display_name(branch.name)} (~{branch.tokens} tokens, {_files(branch.files)}) "
-                     f"→ memory/domains/{branch.name}/{INDEX_NAME}")
-        if summary_chars and branch.summary:
-            summary = branch.summary
-            lines.append(summary if len(summary) <= summary_chars else summary[: summary_chars - 1].rstrip() + "…")
-        names = branch.leaf_names()
-        if keep and names:
-            shown = names[:keep]
-            more = f" +{len(names) - keep} more" if len(names) > keep else ""
-            lines.append(f"_Also: {', '.join(shown)}{more}_")
-        lines.append("")
-    lines.append("Daily logs: `memory/YYYY-MM-DD.md`. Search everything: `qmem search \"<words>\"`.")
-    return "\n".join(lines) + "\n"
-
-
-def pinned_core(plan_: Plan) -> str:
-    """The preamble without its `#` title line, then every pinned section, verbatim."""
-    raw = _LINE.findall(plan_.preamble)
-    if raw and raw[0].startswith("# "):
-        raw = raw[1:]
-        while raw and not raw[0].strip():
-            raw = raw[1:]
-    return "".join(raw) + "".join(p.text for p in plan_.pinned)
-
-
-# -- reading the tree back --------------------------------------------------------------------
-
-def scan_branches(ws: Workspace) -> list[Branch]:
-    """Domains and sub-domains as they are on disk now (hand-made changes included)."""
-
-    def walk(folder: str, name: str) -> Branch | None:
-        branch = Branch(name)
-        try:
-            entries = sorted(os.scandir(folder), key=lambda e: e.name)
-        except OSError:
-            return None
-        for entry in entries:
-            if entry.name.startswith("."):
-                continue
-            if entry.is_dir():
-                child = walk(entry.path, f"{name}/{entry.name}")
-                if child is not None:
-                    branch.children.append(child)
-            elif entry.name.endswith(".md") and entry.name != INDEX_NAME:
-                with open(entry.path, encoding="utf-8", errors="replace") as handle:
-                    text = handle.read()
-                branch.leaves.append(Leaf(entry.name, estimate_tokens(text), summary_line(text)))
-        return branch if branch.leaves or branch.children else None
-
-    out = []
-    if os.path.isdir(ws.domains):
-        for entry in sorted(os.scandir(ws.domains), key=lambda e: e.name):
-            if entry.is_dir() and not entry.name.startswith("."):
-                branch = walk(entry.path, entry.name)
-                if branch is not None:
-                    out.append(branch)
-    return out
-
-
-def _all_branches(branches: list[Branch]) -> list[Branch]:
-    out = []
-    for branch in branches:
-        out.append(branch)
-        out.extend(_all_branches(branch.children))
-    return out
 
 
 def load_manifest(ws: Workspace) -> dict | None:
