@@ -26,7 +26,7 @@ LAYERS: dict[str, float] = {
     "qmem.memory.boot": 6.4, "qmem.memory.distill": 6.4, "qmem.memory.janitor": 6.4,
     "qmem.memory.maintain": 6.6,
     "qmem.render": 7,
-    "qmem.cli": 8, "qmem.__main__": 9,
+    "qmem.cli": 8, "qmem.mcp_server": 8, "qmem.__main__": 9,
 }
 
 

@@ -138,3 +138,23 @@ def status(cfg: Config, names: list[str] | None = None) -> Status:
 
 def _iso(ts: float) -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(ts))
+
+
+def refresh_if_stale(cfg: Config, names: list[str] | None = None) -> str | None:
+    """Refresh the named collections when files changed on disk since their last refresh.
+
+    Stat-only check first; the refresh never waits for another writer (a busy index means a
+    refresh is already running: the search reads the last commit). Returns a note, or None."""
+    from .errors import IndexBusyError
+
+    stale = [c.name for c in cfg.select(names) if collection_status(cfg, c).stale]
+    if not stale:
+        return None
+    timeout, cfg.lock_timeout = cfg.lock_timeout, 0.0
+    try:
+        refresh(cfg, stale)
+    except IndexBusyError:
+        return "another refresh is running; searched the last commit"
+    finally:
+        cfg.lock_timeout = timeout
+    return f"refreshed {', '.join(stale)} first"

@@ -79,6 +79,18 @@ def hits_json(hits: list[Hit], full: bool = False) -> str:
     return to_json([hit.to_dict(full) for hit in hits])
 
 
+def hits_openclaw(hits: list[Hit]) -> str:
+    """OpenClaw's memory_search shape: {results: [{path, startLine, endLine, score, snippet,
+    source, citation}]}, lines of the snippet shown."""
+    results = []
+    for hit in hits:
+        start = hit.snippet.line if hit.snippet.lines else hit.line_start
+        end = start + len(hit.snippet.lines) - 1 if hit.snippet.lines else hit.line_end
+        results.append({"path": hit.path, "startLine": start, "endLine": end, "score": round(hit.score, 4),
+                        "snippet": hit.snippet.text, "source": "memory", "citation": f"{hit.path}#L{start}-L{end}"})
+    return to_json({"results": results})
+
+
 def hits_files(hits: list[Hit]) -> str:
     """`abs_path:line` per hit (its best line), usable from any folder; repeats dropped."""
     seen: dict[str, None] = {}

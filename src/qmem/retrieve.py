@@ -171,3 +171,37 @@ def _heading_path(lines: list[str], line: int) -> str:
             stack.pop()
         stack.append((head.level, strip_tags(head.title) or head.title))
     return HEADING_SEPARATOR.join(title for _, title in stack)
+
+
+OPENCLAW_LINES = 120
+
+
+def window(cfg: Config, spec: str, start: int | None = None, count: int | None = None,
+           collections: list[str] | None = None) -> dict[str, object]:
+    """A bounded excerpt in OpenClaw's `memory_get` shape:
+    `{text, path, from, lines, truncated, nextFrom}`. `spec` may carry `#anchor` (the section)
+    or `:LINE[:COUNT]`; `start`/`count` override. At most `count` (default 120) lines come back;
+    a truncated excerpt ends with a line saying how to continue."""
+    target = parse_target(spec)
+    if start is not None and target.anchor is None:
+        target = Target(target.path, start=start, count=count or OPENCLAW_LINES)
+    excerpt = get(cfg, _spec_of(target), collections)
+    limit = count or target.count or OPENCLAW_LINES
+    first = excerpt.line_start
+    shown = excerpt.lines[:limit]
+    end = first + len(shown) - 1
+    section_end = excerpt.line_end if target.anchor is not None else excerpt.total_lines
+    truncated = end < section_end
+    text = "\n".join(shown)
+    if truncated:
+        text += f"\n[… {section_end - end} more lines: memory_get path={excerpt.path} from={end + 1}]"
+    return {"text": text, "path": excerpt.path, "from": first, "lines": len(shown), "truncated": truncated,
+            "nextFrom": end + 1 if truncated else None}
+
+
+def _spec_of(target: Target) -> str:
+    if target.anchor is not None:
+        return f"{target.path}#{target.anchor}"
+    if target.start is not None:
+        return f"{target.path}:{target.start}:{target.count or OPENCLAW_LINES}"
+    return f"{target.path}:1:{OPENCLAW_LINES + 1}"

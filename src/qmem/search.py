@@ -132,7 +132,27 @@ def build_form(text: str, options: SearchOptions) -> query_mod.QueryForm:
     return form
 
 
-def search(cfg: Config, text: str, options: SearchOptions | None = None) -> list[Hit]:
+class Reader:
+    """An index kept open between searches (a long-running face such as the MCP server).
+
+    Each search reloads it to see the latest commit; a failure reopens it from disk."""
+
+    def __init__(self, data_dir: str) -> None:
+        self.data_dir = data_dir
+        self._index = None
+
+    def index(self):  # noqa: ANN201 - tantivy.Index
+        if self._index is None:
+            self._index = open_reader(self.data_dir)
+        else:
+            self._index.reload()
+        return self._index
+
+    def forget(self) -> None:
+        self._index = None
+
+
+def search(cfg: Config, text: str, options: SearchOptions | None = None, reader: Reader | None = None) -> list[Hit]:
     """Ranked hits for `text` across the selected collections (all by default)."""
     options = options or SearchOptions()
     if options.limit < 1:
@@ -142,17 +162,19 @@ def search(cfg: Config, text: str, options: SearchOptions | None = None) -> list
     last_error: Exception | None = None
     for attempt in range(_RETRIES):
         try:
-            return _run(cfg, form, options)
+            return _run(cfg, form, options, reader)
         except ValueError as exc:
             # A refresh in another process may delete a segment between our reading
             # meta.json and opening the segment; the next attempt sees the new commit.
             last_error = exc
+            if reader is not None:
+                reader.forget()
             time.sleep(0.02 * (attempt + 1))
     raise last_error  # type: ignore[misc]
 
 
-def _run(cfg: Config, form: query_mod.QueryForm, options: SearchOptions) -> list[Hit]:
-    index = open_reader(cfg.data_dir)
+def _run(cfg: Config, form: query_mod.QueryForm, options: SearchOptions, reader: Reader | None = None) -> list[Hit]:
+    index = reader.index() if reader is not None else open_reader(cfg.data_dir)
     schema = index.schema
     compiled = compile_query(form, schema)
     if compiled is None:

@@ -247,7 +247,7 @@ def search_cmd(
     as_json: Annotated[bool, typer.Option("--json", help="JSON array of hits.")] = False,
     files: Annotated[bool, typer.Option("--files", help="One abs_path:line per hit.")] = False,
     md: Annotated[bool, typer.Option("--md", help="Markdown to paste into a prompt.")] = False,
-    fmt: Annotated[Optional[str], typer.Option("--format", metavar="FORMAT", help="text, json, files or md.")] = None,
+    fmt: Annotated[Optional[str], typer.Option("--format", metavar="FORMAT", help="text, json, files, md or openclaw ({results: [...]} as OpenClaw's memory_search returns).")] = None,
     full: Annotated[bool, typer.Option("--full", help="Whole sections instead of snippets.")] = False,
     min_score: Annotated[Optional[float], typer.Option("--min-score", metavar="SCORE", help="Drop hits scoring below this.")] = None,
     types: Annotated[
@@ -257,6 +257,7 @@ def search_cmd(
     since: Annotated[Optional[str], typer.Option("--since", metavar="DATE", help="Dated sections from this day: YYYY-MM-DD, today, yesterday, Nd.")] = None,
     until: Annotated[Optional[str], typer.Option("--until", metavar="DATE", help="Dated sections up to this day (inclusive).")] = None,
     path: Annotated[Optional[str], typer.Option("--path", metavar="GLOB", help="Glob on the file path, e.g. \"memory/2026-*\".")] = None,
+    refresh: Annotated[bool, typer.Option("--refresh", help="Refresh stale collections first (never waits for a busy index).")] = False,
 ) -> None:
     """Search the index (BM25; Chinese and mixed text welcome)."""
     args = SearchArgs()
@@ -268,6 +269,7 @@ def search_cmd(
     args.min_score = min_score
     args.types = list(types or [])
     args.since, args.until, args.path = since, until, path
+    args.refresh = refresh
 
     def action() -> int:
         args.fmt = pick_format(as_json, files, md, fmt)
@@ -328,6 +330,23 @@ def status_cmd(
 
 
 memory_cmds.register(app)
+
+
+@app.command("mcp")
+def mcp_cmd(
+    ctx: typer.Context,
+    http: Annotated[bool, typer.Option("--http", help="Serve streamable HTTP instead of stdio.")] = False,
+    host: Annotated[str, typer.Option("--host", metavar="ADDR", help="HTTP address (loopback by default).")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", metavar="PORT", help="HTTP port.")] = 8765,
+    workspace: memory_cmds.WorkspaceOpt = None,
+) -> None:
+    """Serve memory_search, memory_get, memory_boot, memory_remember, memory_status over MCP."""
+    def action() -> None:
+        from ..mcp_server import serve
+
+        serve(config_path(ctx), workspace, http=http, host=host, port=port)
+
+    finish(action)
 
 
 def run(argv: list[str]) -> None:

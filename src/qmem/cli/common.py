@@ -11,7 +11,7 @@ import time
 
 from ..errors import EXIT_INTERNAL, EXIT_USAGE, QmemError
 
-FORMATS = ("text", "json", "files", "md")
+FORMATS = ("text", "json", "files", "md", "openclaw")
 
 
 def err(message: str) -> None:
@@ -96,7 +96,8 @@ class ProgressLine:
 class SearchArgs:
     """A parsed `qmem search` command line."""
 
-    __slots__ = ("config", "query", "collections", "limit", "fmt", "full", "min_score", "types", "since", "until", "path")
+    __slots__ = ("config", "query", "collections", "limit", "fmt", "full", "min_score", "types", "since", "until", "path",
+                 "refresh")
 
     def __init__(self) -> None:
         self.config: str | None = None
@@ -110,6 +111,7 @@ class SearchArgs:
         self.since: str | None = None
         self.until: str | None = None
         self.path: str | None = None
+        self.refresh = False
 
 
 def pick_format(json_: bool, files: bool, md: bool, fmt: str | None) -> str:
@@ -149,6 +151,12 @@ def run_search(args: SearchArgs) -> int:
     )
     if not text and not (options.types or options.since or options.until or options.path):
         raise _usage("give a query, or a filter (--type, --since, --until, --path) to list sections")
+    if args.refresh:
+        from ..catalog import refresh_if_stale
+
+        note = refresh_if_stale(cfg, args.collections)
+        if note:
+            err(note)
     try:
         hits = search.search(cfg, text, options)
     except IndexMissingError:
@@ -162,6 +170,8 @@ def run_search(args: SearchArgs) -> int:
         emit(render.hits_files(hits))
     elif args.fmt == "md":
         emit(render.hits_markdown(hits, args.full))
+    elif args.fmt == "openclaw":
+        emit(render.hits_openclaw(hits))
     elif hits:
         emit(render.hits_text(hits, use_color(), args.full))
     else:

@@ -28,6 +28,7 @@ SEARCH_OPTIONS: dict[str, tuple[str, str]] = {
     "--since": ("since", "str"),
     "--until": ("until", "str"),
     "--path": ("path", "str"),
+    "--refresh": ("refresh", "flag"),
 }
 GET_OPTIONS: dict[str, tuple[str, str]] = {
     "-c": ("collections", "list"),
@@ -115,6 +116,7 @@ def try_fast(argv: list[str]) -> int | None:
             args.since = values.get("since")  # type: ignore[assignment]
             args.until = values.get("until")  # type: ignore[assignment]
             args.path = values.get("path")  # type: ignore[assignment]
+            args.refresh = bool(values.get("refresh"))
             flags = (bool(values.get("json")), bool(values.get("files")), bool(values.get("md")), values.get("format"))
             return guarded(lambda: _search(args, flags))
         values, words = parse(argv[1:], GET_OPTIONS)

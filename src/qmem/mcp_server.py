@@ -1,0 +1,182 @@
+"""`qmem mcp`: the memory as an MCP server (stdio by default, or HTTP on 127.0.0.1).
+
+A face like the CLI: each tool parses its arguments, calls one library function and returns
+its result. The index stays open between calls. Nothing but protocol messages goes to
+stdout; the SDK's logs go to stderr. Needs the optional SDK: `pip install 'qmem[mcp]'`.
+"""
+
+# No `from __future__ import annotations` here: the SDK reads the tool signatures at run time.
+
+import functools
+import inspect
+import os
+import sys
+
+from . import catalog, config, retrieve, search
+from .errors import BadInputError, QmemError
+from .memory import boot as boot_mod
+from .memory import daily
+from .memory.workspace import resolve
+
+INSTRUCTIONS = (
+    "Long-term memory of this agent, kept as Markdown files. Call memory_boot once at session start. "
+    "Before answering from memory, call memory_search, then memory_get on the best hit's path to read "
+    "the exact lines. Save durable facts with memory_remember. Chinese, English and mixed text all work."
+)
+
+
+class Memory:
+    """What the tools share: the config (reloaded when its file changes) and an open index."""
+
+    def __init__(self, config_file: str | None = None, workspace: str | None = None) -> None:
+        self.config_file = config_file
+        self.workspace = workspace
+        self.reader: search.Reader | None = None
+
+    def cfg(self) -> config.Config:
+        cfg = config.load(self.config_file)
+        if self.reader is None or self.reader.data_dir != cfg.data_dir:
+            self.reader = search.Reader(cfg.data_dir)
+        return cfg
+
+    def ws(self, cfg: config.Config):  # noqa: ANN201
+        memory_config = cfg.extra.get("memory", {})
+        return resolve(self.workspace, memory_config if isinstance(memory_config, dict) else {})
+
+    # -- the tools, as plain functions (tested without a transport) ----------------------------
+    def memory_search(self, query: str, maxResults: int = 10, minScore: float | None = None,  # noqa: N803
+                      collection: str | None = None, type: str | None = None,  # noqa: A002
+                      since: str | None = None, until: str | None = None) -> dict[str, object]:
+        cfg = self.cfg()
+        options = search.SearchOptions(
+            collections=[collection] if collection else None, limit=max(1, min(int(maxResults), 100)),
+            types=[type] if type else None, since=since, until=until, min_score=minScore,
+            snippet_lines=cfg.snippet_lines,
+        )
+        try:
+            hits = search.search(cfg, query, options, self.reader)
+        except QmemError as exc:
+            if "no index" not in str(exc):
+                raise
+            from .sync import refresh
+
+            refresh(cfg)
+            hits = search.search(cfg, query, options, self.reader)
+        results = []
+        for hit in hits:
+            start = hit.snippet.line if hit.snippet.lines else hit.line_start
+            end = start + len(hit.snippet.lines) - 1 if hit.snippet.lines else hit.line_end
+            results.append({"path": hit.path, "startLine": start, "endLine": end, "score": round(hit.score, 4),
+                            "snippet": hit.snippet.text, "source": "memory", "citation": f"{hit.path}#L{start}-L{end}",
+                            "heading": hit.heading, "collection": hit.collection})
+        return {"results": results}
+
+    def memory_get(self, path: str, **kwargs: int | None) -> dict[str, object]:
+        start, lines = kwargs.get("from"), kwargs.get("lines")
+        return retrieve.window(self.cfg(), path, start, lines)
+
+    def memory_boot(self, budget: int = boot_mod.DEFAULT_BUDGET, scope: str = "main") -> dict[str, object]:
+        from . import render
+
+        if scope not in ("main", "shared"):
+            raise BadInputError(f"unknown scope {scope!r}: use main or shared")
+        cfg = self.cfg()
+        ws = self.ws(cfg)
+        ws.require_memory()
+        result = boot_mod.boot(ws, budget=int(budget), scope=scope, memory_config=cfg.extra.get("memory", {}),
+                               tree_config=cfg.extra.get("tree", {}))
+        return {"text": render.boot_text(result), "tokens": result.tokens, "budget": result.budget,
+                "parts": [{"kind": p.kind, "path": p.path, "tokens": p.tokens} for p in result.parts],
+                "notes": result.notes}
+
+    def memory_remember(self, text: str, type: str | None = None, priority: str | None = None,  # noqa: A002
+                        ref: str | None = None) -> dict[str, object]:
+        cfg = self.cfg()
+        return daily.remember(self.ws(cfg), text, type_=type, priority=priority, ref=ref).to_dict()
+
+    def memory_status(self) -> dict[str, object]:
+        return catalog.status(self.cfg()).to_dict()
+
+
+def build(memory: Memory):  # noqa: ANN201 - mcp.server.mcpserver.MCPServer
+    from typing import Annotated, Any
+
+    from mcp.server.mcpserver import MCPServer
+    from mcp.server.mcpserver.exceptions import ToolError
+    from pydantic import Field
+
+    from . import __version__
+
+    server = MCPServer(name="qmem", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
+
+    def tool(description: str):  # noqa: ANN202
+        """Register a tool whose qmem errors reach the model as their one-line message."""
+        def wrap(fn):  # noqa: ANN001, ANN202
+            @functools.wraps(fn)
+            def call(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+                try:
+                    return fn(*args, **kwargs)
+                except QmemError as exc:
+                    raise ToolError(str(exc)) from None
+            return server.tool(description=description, structured_output=True)(call)
+        return wrap
+
+    @tool((
+        "Search long-term memory (BM25 over Markdown sections; Chinese, English and mixed text). "
+        "Use before answering anything about the user, past work, decisions or facts. Returns "
+        "{results: [{path, startLine, endLine, score, snippet, citation}]}; read more with memory_get."))
+    def memory_search(query: str, maxResults: int = 10, minScore: float | None = None,  # noqa: N803
+                      collection: str | None = None, type: str | None = None,  # noqa: A002
+                      since: str | None = None, until: str | None = None) -> dict[str, Any]:
+        return memory.memory_search(query, maxResults, minScore, collection, type, since, until)
+
+    def memory_get(path: str, lines: int | None = None, **wire: int | None) -> dict[str, Any]:
+        # The wire name is `from` (a Python keyword): the schema comes from the signature below,
+        # and the SDK hands the value back under its alias.
+        return memory.memory_get(path, **{"from": wire.get("from"), "lines": lines})
+
+    memory_get.__signature__ = inspect.Signature([  # type: ignore[attr-defined]
+        inspect.Parameter("path", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=str),
+        inspect.Parameter("from_", inspect.Parameter.KEYWORD_ONLY, default=None,
+                          annotation=Annotated[int | None, Field(alias="from")]),
+        inspect.Parameter("lines", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=int | None),
+    ], return_annotation=dict[str, Any])
+    tool((
+        "Read memory text: `path` relative to the memory root, optionally `path#anchor` for a whole "
+        "section; `from` (first line) and `lines` (default 120). Returns {text, path, from, lines, "
+        "truncated, nextFrom}; when truncated, call again with from=nextFrom."))(memory_get)
+
+    @tool((
+        "Load session-start memory within a token budget: the memory index, the session buffer and "
+        "the latest daily logs. Call once when a session starts; scope='shared' in group chats."))
+    def memory_boot(budget: int = boot_mod.DEFAULT_BUDGET, scope: str = "main") -> dict[str, Any]:
+        return memory.memory_boot(budget, scope)
+
+    @tool((
+        "Save one durable fact to today's daily log. type: P profile, E event, K knowledge, B behaviour, "
+        "S skill, ! security; priority P0 (permanent), P1 (90 days), P2 (30 days); ref links a file#anchor. "
+        "Never store secrets."))
+    def memory_remember(text: str, type: str | None = None, priority: str | None = None,  # noqa: A002
+                        ref: str | None = None) -> dict[str, Any]:
+        return memory.memory_remember(text, type, priority, ref)
+
+    @tool("Index status per collection: files, sections, last refresh, stale files.")
+    def memory_status() -> dict[str, Any]:
+        return memory.memory_status()
+
+    return server
+
+
+def serve(config_file: str | None = None, workspace: str | None = None, http: bool = False,
+          host: str = "127.0.0.1", port: int = 8765) -> None:
+    try:
+        import mcp  # noqa: F401
+    except ImportError:
+        raise BadInputError("qmem mcp needs the MCP SDK: pip install 'qmem[mcp]'") from None
+    server = build(Memory(config_file, workspace))
+    if http:
+        server.run("streamable-http", host=host, port=port)
+    else:
+        os.environ.setdefault("PYTHONUNBUFFERED", "1")
+        sys.stdout.flush()
+        server.run("stdio")
