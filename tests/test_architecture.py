@@ -18,7 +18,7 @@ LAYERS: dict[str, float] = {
     "qmem.query": 2, "qmem.scan": 2, "qmem.manifest": 2, "qmem.snippets": 2,
     "qmem.index": 3,
     "qmem.sync": 4, "qmem.search": 4, "qmem.retrieve": 4,
-    "qmem.catalog": 5, "qmem.evaluate": 5,
+    "qmem.catalog": 5, "qmem.evaluate": 5, "qmem.watch": 5,
     "qmem.memory": 6,
     "qmem.memory.entries": 6.1, "qmem.memory.domains": 6.1, "qmem.memory.workspace": 6.1,
     "qmem.memory.daily": 6.2, "qmem.memory.tree_shape": 6.2, "qmem.memory.state": 6.2, "qmem.memory.protocol": 6.2,
@@ -26,7 +26,7 @@ LAYERS: dict[str, float] = {
     "qmem.memory.boot": 6.4, "qmem.memory.distill": 6.4, "qmem.memory.janitor": 6.4,
     "qmem.memory.maintain": 6.6,
     "qmem.render": 7,
-    "qmem.cli": 8, "qmem.mcp_server": 8, "qmem.__main__": 9,
+    "qmem.cli": 8, "qmem.mcp_server": 7.5, "qmem.qmd": 8, "qmem.__main__": 9,
 }
 
 
@@ -91,8 +91,8 @@ def test_library_never_prints():
     offenders = []
     for path in SRC.rglob("*.py"):
         name = module_name(path)
-        if name.startswith("qmem.cli") or name == "qmem.__main__":
-            continue
+        if name.startswith("qmem.cli") or name in ("qmem.__main__", "qmem.qmd"):
+            continue  # the faces
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "print":
                 offenders.append(f"{name}:{node.lineno}")

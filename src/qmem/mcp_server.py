@@ -9,8 +9,6 @@ stdout; the SDK's logs go to stderr. Needs the optional SDK: `pip install 'qmem[
 
 import functools
 import inspect
-import os
-import sys
 
 from . import catalog, config, retrieve, search
 from .errors import BadInputError, QmemError
@@ -177,6 +175,4 @@ def serve(config_file: str | None = None, workspace: str | None = None, http: bo
     if http:
         server.run("streamable-http", host=host, port=port)
     else:
-        os.environ.setdefault("PYTHONUNBUFFERED", "1")
-        sys.stdout.flush()
         server.run("stdio")

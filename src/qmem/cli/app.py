@@ -209,6 +209,7 @@ def index_cmd(
         typer.Option("--wait", metavar="SECONDS", help="Seconds to wait for another refresh to finish (default: config, 30).", min=0),
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing unless something is wrong.")] = False,
+    watch: Annotated[bool, typer.Option("--watch", help="Keep refreshing as files change (Ctrl-C stops).")] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Refresh the index: read new and changed files, drop deleted ones (incremental)."""
@@ -218,6 +219,9 @@ def index_cmd(
         cfg = load(ctx)
         if wait is not None:
             cfg.lock_timeout = wait
+        if watch:
+            _watch(cfg, names, quiet, as_json)
+            return
         progress = ProgressLine("indexing")
         try:
             report = sync.refresh(cfg, names, full=full, progress=None if quiet or as_json else progress)
@@ -230,6 +234,24 @@ def index_cmd(
             emit(render.refresh_text(report))
 
     finish(action)
+
+
+def _watch(cfg, names: list[str] | None, quiet: bool, as_json: bool) -> None:  # noqa: ANN001
+    from .. import render
+    from ..watch import watch
+
+    def report(result) -> None:  # noqa: ANN001
+        _warn(result)
+        if as_json:
+            emit(render.to_json(result.to_dict()))
+        elif not quiet:
+            emit(render.refresh_text(result))
+        sys.stdout.flush()
+
+    if not quiet:
+        sys.stderr.write("qmem: watching for changes (Ctrl-C stops)\n")
+        sys.stderr.flush()
+    watch(cfg, names, on_refresh=report, on_busy=lambda msg: sys.stderr.write(f"qmem: {msg}\n"))
 
 
 app.command("index")(index_cmd)

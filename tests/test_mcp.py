@@ -1,0 +1,88 @@
+"""The MCP server: tools as functions, and a real round trip with the SDK's stdio client."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+
+import pytest
+
+from .conftest import PYTHON, subprocess_env
+
+mcp = pytest.importorskip("mcp", reason="the MCP SDK is the optional extra qmem[mcp]")
+
+
+@pytest.fixture
+def indexed(cli, workspace):
+    assert cli("collection", "create", "main", str(workspace)).code == 0
+    return workspace
+
+
+def test_mcp_tools_as_functions(indexed, monkeypatch):
+    from qmem.mcp_server import Memory
+
+    monkeypatch.setenv("QMEM_WORKSPACE", str(indexed))
+    memory = Memory()
+    found = memory.memory_search("私钥 泄露", maxResults=2)
+    assert found["results"][0]["citation"].startswith("MEMORY.md#L")
+    assert memory.memory_get("MEMORY.md", **{"from": 1, "lines": 2})["nextFrom"] == 3
+    assert memory.memory_boot(300)["tokens"] <= 300
+    written = memory.memory_remember("the gate code changed", type="K", priority="P2")
+    assert written["path"].startswith("memory/") and "[K] [P2|expire:" in written["entry"]
+    assert memory.memory_status()["collections"][0]["name"] == "main"
+
+
+async def _session_run(env: dict[str, str], refresher_cmd: list[str]) -> dict:
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    params = StdioServerParameters(command=PYTHON, args=["-m", "qmem", "mcp"], env=env)
+    out: dict = {}
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            tools = await session.list_tools()
+            out["tools"] = {t.name: t.input_schema for t in tools.tools}
+            out["search"] = (await session.call_tool("memory_search", {"query": "USDC decimals", "maxResults": 3})).structured_content
+            out["get"] = (await session.call_tool("memory_get", {"path": "MEMORY.md", "from": 2, "lines": 3})).structured_content
+            refused = await session.call_tool("memory_get", {"path": "../../etc/passwd"})
+            out["refused"] = (refused.is_error, refused.content[0].text)
+            out["boot"] = (await session.call_tool("memory_boot", {"budget": 400})).structured_content
+            out["remember"] = (await session.call_tool("memory_remember", {"text": "via mcp", "type": "E"})).structured_content
+            out["status"] = (await session.call_tool("memory_status", {})).structured_content
+            refresher = subprocess.Popen(refresher_cmd, env=env)
+            failures = 0
+            for _ in range(30):
+                result = await session.call_tool("memory_search", {"query": "backup 备份"})
+                failures += bool(result.is_error)
+            refresher.wait(60)
+            out["concurrent_failures"] = failures
+    return out
+
+
+REFRESH_LOOP = """
+import time
+from pathlib import Path
+from qmem import config, sync
+cfg = config.load()
+root = Path(cfg.collections["main"].path)
+for i in range(15):
+    (root / "memory" / f"2026-04-{i + 1:02d}.md").write_text(f"# day\\n- [E] backup run {i} 备份\\n", encoding="utf-8")
+    sync.refresh(cfg)
+"""
+
+
+def test_mcp_round_trip_over_stdio(indexed):
+    env = subprocess_env()
+    env["QMEM_WORKSPACE"] = str(indexed)
+    out = asyncio.run(_session_run(env, [PYTHON, "-c", REFRESH_LOOP]))
+    assert set(out["tools"]) == {"memory_search", "memory_get", "memory_boot", "memory_remember", "memory_status"}
+    assert set(out["tools"]["memory_get"]["properties"]) == {"path", "from", "lines"}
+    assert out["search"]["results"] and set(out["search"]["results"][0]) >= {
+        "path", "startLine", "endLine", "score", "snippet", "source", "citation"}
+    assert set(out["get"]) == {"text", "path", "from", "lines", "truncated", "nextFrom"} and out["get"]["from"] == 2
+    assert out["refused"][0] and "refused" in out["refused"][1]
+    assert out["boot"]["tokens"] <= 400 and "qmem boot" in out["boot"]["text"]
+    assert out["remember"]["entry"] == "- [E] via mcp"
+    assert out["status"]["collections"][0]["name"] == "main"
+    assert out["concurrent_failures"] == 0
