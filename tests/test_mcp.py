@@ -86,3 +86,11 @@ def test_mcp_round_trip_over_stdio(indexed):
     assert out["remember"]["entry"] == "- [E] via mcp"
     assert out["status"]["collections"][0]["name"] == "main"
     assert out["concurrent_failures"] == 0
+
+
+def test_mcp_without_the_sdk_says_which_extra_to_install(cli, monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "mcp", None)  # `import mcp` now raises ImportError
+    result = cli("mcp")
+    assert result.code == 2 and "pip install 'qmem[mcp]'" in result.err
