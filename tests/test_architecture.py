@@ -19,6 +19,7 @@ LAYERS: dict[str, float] = {
     "qmem.index": 3,
     "qmem.sync": 4, "qmem.search": 4, "qmem.retrieve": 4,
     "qmem.catalog": 5, "qmem.evaluate": 5, "qmem.watch": 5,
+    "qmem.vector": 5, "qmem.vector.models": 5, "qmem.vector.store": 5.1, "qmem.vector.hybrid": 5.2,
     "qmem.memory": 6,
     "qmem.memory.entries": 6.1, "qmem.memory.domains": 6.1, "qmem.memory.workspace": 6.1,
     "qmem.memory.daily": 6.2, "qmem.memory.tree_shape": 6.2, "qmem.memory.state": 6.2, "qmem.memory.protocol": 6.2,

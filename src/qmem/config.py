@@ -21,13 +21,13 @@ DEFAULT_LOCK_TIMEOUT = 30.0
 DEFAULT_LIMIT = 10
 DEFAULT_SNIPPET_LINES = 3
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
-_CACHE_VERSION = 1
+_CACHE_VERSION = 2
 
 
 class Collection:
     """One named folder of Markdown files and the globs that pick them."""
 
-    __slots__ = ("name", "path", "patterns", "exclude", "description")
+    __slots__ = ("name", "path", "patterns", "exclude", "description", "embed")
 
     def __init__(
         self,
@@ -36,12 +36,14 @@ class Collection:
         patterns: list[str] | None = None,
         exclude: list[str] | None = None,
         description: str = "",
+        embed: bool = False,
     ) -> None:
         self.name = name
         self.path = path
         self.patterns = list(patterns) if patterns else list(DEFAULT_PATTERNS)
         self.exclude = list(exclude or [])
         self.description = description
+        self.embed = embed  # `qmem index` also embeds new sections (the optional vector tier)
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -50,6 +52,7 @@ class Collection:
             "patterns": self.patterns,
             "exclude": self.exclude,
             "description": self.description,
+            "embed": self.embed,
         }
 
 
@@ -161,7 +164,7 @@ def _number(file: str, key: str, value: object, minimum: float) -> float:
 
 _TOP_KEYS = {"data_dir", "collections", "index", "search"}
 _EXTENSION_TABLES = {"tree", "memory", "vector"}  # owned by the memory layer and later tiers
-_COLLECTION_KEYS = {"path", "patterns", "pattern", "exclude", "description"}
+_COLLECTION_KEYS = {"path", "patterns", "pattern", "exclude", "description", "embed"}
 
 
 def _validated(file: str, raw: dict[str, object]) -> dict[str, object]:
@@ -201,11 +204,14 @@ def _validated(file: str, raw: dict[str, object]) -> dict[str, object]:
         description = body.get("description", "")
         if not isinstance(description, str):
             raise _fail(file, f"{key}.description", "expected a string")
+        if not isinstance(body.get("embed", False), bool):
+            raise _fail(file, f"{key}.embed", "expected true or false")
         out["collections"][name] = {  # type: ignore[index]
             "path": os.path.abspath(os.path.expanduser(path)),
             "patterns": _str_list(file, f"{key}.patterns", patterns),
             "exclude": _str_list(file, f"{key}.exclude", body.get("exclude", [])),
             "description": description,
+            "embed": body.get("embed", False),
         }
     return out
 
@@ -213,7 +219,8 @@ def _validated(file: str, raw: dict[str, object]) -> dict[str, object]:
 def _from_dict(file: str, data: dict[str, object]) -> Config:
     cfg = Config(file)
     for name, body in data["collections"].items():  # type: ignore[union-attr]
-        cfg.collections[name] = Collection(name, body["path"], body["patterns"], body["exclude"], body["description"])
+        cfg.collections[name] = Collection(name, body["path"], body["patterns"], body["exclude"], body["description"],
+                                           bool(body.get("embed", False)))
     if "data_dir" in data and not os.environ.get("QMEM_DATA"):
         cfg.data_dir = data["data_dir"]  # type: ignore[assignment]
     cfg.lock_timeout = float(data.get("lock_timeout", DEFAULT_LOCK_TIMEOUT))  # type: ignore[arg-type]

@@ -53,12 +53,12 @@ class SearchOptions:
 class Hit:
     __slots__ = (
         "collection", "path", "abs_path", "anchor", "heading", "line_start", "line_end",
-        "score", "snippet", "date", "types", "body", "body_line", "stale",
+        "score", "snippet", "date", "types", "body", "body_line", "stale", "ranks",
     )
 
     def __init__(self, **fields: object) -> None:
         for name in self.__slots__:
-            setattr(self, name, fields[name])
+            setattr(self, name, fields.get(name))  # ranks: only hybrid search sets them
 
     def to_dict(self, full: bool = False) -> dict[str, object]:
         snippet: Snippet = self.snippet  # type: ignore[assignment]
@@ -77,6 +77,8 @@ class Hit:
             "types": self.types,
             "stale": self.stale,
         }
+        if self.ranks:
+            out["ranks"] = self.ranks
         if full:
             out["body"] = self.body
         return out
@@ -173,59 +175,71 @@ def search(cfg: Config, text: str, options: SearchOptions | None = None, reader:
     raise last_error  # type: ignore[misc]
 
 
-def _run(cfg: Config, form: query_mod.QueryForm, options: SearchOptions, reader: Reader | None = None) -> list[Hit]:
+def ranked_docs(cfg: Config, form: query_mod.QueryForm, limit: int,
+                reader: Reader | None = None) -> list[tuple[float, dict]]:
+    """(BM25 score, stored fields) of the best `limit` sections for a query form."""
     index = reader.index() if reader is not None else open_reader(cfg.data_dir)
-    schema = index.schema
-    compiled = compile_query(form, schema)
+    compiled = compile_query(form, index.schema)
     if compiled is None:
         return []
     searcher = index.searcher()
-    result = searcher.search(compiled, options.limit, count=False)
+    return [(score, searcher.doc(address).to_dict())
+            for score, address in searcher.search(compiled, limit, count=False).hits]
+
+
+def _run(cfg: Config, form: query_mod.QueryForm, options: SearchOptions, reader: Reader | None = None) -> list[Hit]:
     units = form.highlight_units()
-    files = _Files()
+    files = Files()
     hits: list[Hit] = []
-    for score, address in result.hits:
+    for score, doc in ranked_docs(cfg, form, options.limit, reader):
         if options.min_score is not None and score < options.min_score:
             continue
-        doc = searcher.doc(address).to_dict()
-        coll = doc["collection"][0]
-        if coll not in cfg.collections:
-            continue  # removed from the config; the next refresh purges it
-        path = doc["path"][0]
-        abs_path = os.path.join(cfg.collections[coll].path, path)
-        anchor = doc["anchor"][0]
-        line_start, line_end, body_line = doc["line_start"][0], doc["line_end"][0], doc["body_line"][0]
-        body, stale = "", False
-        if options.snippet_lines > 0:
-            lines = files.lines(abs_path)
-            if lines is None:
-                continue  # deleted since the last refresh: never show what is gone
-            body = "\n".join(lines[body_line - 1:line_end])
-            if body_hash(body) != doc["body_hash"][0]:
-                stale = True  # edited since the last refresh: show the section as it is now
-                line_start, line_end, body_line, body = _relocate(lines, anchor, line_start, line_end)
-        day = doc["date"][0]
-        hits.append(Hit(
-            collection=coll,
-            path=path,
-            abs_path=abs_path,
-            anchor=anchor,
-            heading=doc.get("heading", [""])[0],
-            line_start=line_start,
-            line_end=line_end,
-            score=score,
-            snippet=make_snippet(body, body_line, units, options.snippet_lines)
-            if options.snippet_lines > 0 else Snippet(body_line, [], []),
-            date=f"{day // 10000:04d}-{day // 100 % 100:02d}-{day % 100:02d}" if day else None,
-            types=doc.get("types", []),
-            body=body,
-            body_line=body_line,
-            stale=stale,
-        ))
+        hit = build_hit(cfg, doc, score, units, options.snippet_lines, files)
+        if hit is not None:
+            hits.append(hit)
     return hits
 
 
-class _Files:
+def build_hit(cfg: Config, doc: dict, score: float, units: list[tuple[str, ...]], snippet_lines: int,
+              files: Files) -> Hit | None:
+    """A Hit from a document's stored fields, its text read from the file (None when the
+    collection is gone from the config or the file from the disk)."""
+    coll = doc["collection"][0]
+    if coll not in cfg.collections:
+        return None  # removed from the config; the next refresh purges it
+    path = doc["path"][0]
+    abs_path = os.path.join(cfg.collections[coll].path, path)
+    anchor = doc["anchor"][0]
+    line_start, line_end, body_line = doc["line_start"][0], doc["line_end"][0], doc["body_line"][0]
+    body, stale = "", False
+    if snippet_lines > 0:
+        lines = files.lines(abs_path)
+        if lines is None:
+            return None  # deleted since the last refresh: never show what is gone
+        body = "\n".join(lines[body_line - 1:line_end])
+        if body_hash(body) != doc["body_hash"][0]:
+            stale = True  # edited since the last refresh: show the section as it is now
+            line_start, line_end, body_line, body = _relocate(lines, anchor, line_start, line_end)
+    day = doc["date"][0]
+    return Hit(
+        collection=coll,
+        path=path,
+        abs_path=abs_path,
+        anchor=anchor,
+        heading=doc.get("heading", [""])[0],
+        line_start=line_start,
+        line_end=line_end,
+        score=score,
+        snippet=make_snippet(body, body_line, units, snippet_lines) if snippet_lines > 0 else Snippet(body_line, [], []),
+        date=f"{day // 10000:04d}-{day // 100 % 100:02d}-{day % 100:02d}" if day else None,
+        types=doc.get("types", []),
+        body=body,
+        body_line=body_line,
+        stale=stale,
+    )
+
+
+class Files:
     """Each hit's file read once per search; the index stores no text, the file is the truth."""
 
     def __init__(self) -> None:

@@ -12,7 +12,7 @@ from typing import Annotated, Optional
 import typer
 
 from .. import __version__
-from . import memory_cmds, tree_cmds
+from . import memory_cmds, tree_cmds, vector_cmds
 from .common import GetArgs, ProgressLine, SearchArgs, emit, pick_format, run_get, run_search
 from .options import CollectionsOpt, JsonOpt, config_path, finish, load
 
@@ -228,12 +228,25 @@ def index_cmd(
         finally:
             progress.close()
         _warn(report)
+        embedded = _embed_after(cfg, names)
         if as_json:
-            emit(render.to_json(report.to_dict()))
+            emit(render.to_json({**report.to_dict(), "embedded": [e.to_dict() for e in embedded]}
+                                if embedded else report.to_dict()))
         elif not quiet:
             emit(render.refresh_text(report))
+            for e in embedded:
+                emit(f"{e.collection}: embedded {e.embedded} new sections ({e.reused} unchanged)")
 
     finish(action)
+
+
+def _embed_after(cfg, names: list[str] | None) -> list:  # noqa: ANN001
+    """Collections with `embed = true` get their new sections embedded after the refresh."""
+    if not any(c.embed for c in cfg.select(names)):
+        return []
+    from ..vector import store
+
+    return store.embed_enabled(cfg, names)
 
 
 def _watch(cfg, names: list[str] | None, quiet: bool, as_json: bool) -> None:  # noqa: ANN001
@@ -280,6 +293,7 @@ def search_cmd(
     until: Annotated[Optional[str], typer.Option("--until", metavar="DATE", help="Dated sections up to this day (inclusive).")] = None,
     path: Annotated[Optional[str], typer.Option("--path", metavar="GLOB", help="Glob on the file path, e.g. \"memory/2026-*\".")] = None,
     refresh: Annotated[bool, typer.Option("--refresh", help="Refresh stale collections first (never waits for a busy index).")] = False,
+    hybrid: Annotated[bool, typer.Option("--hybrid", help="BM25 and vectors fused, like `qmem query` (needs qmem embed).")] = False,
 ) -> None:
     """Search the index (BM25; Chinese and mixed text welcome)."""
     args = SearchArgs()
@@ -292,6 +306,7 @@ def search_cmd(
     args.types = list(types or [])
     args.since, args.until, args.path = since, until, path
     args.refresh = refresh
+    args.hybrid = hybrid
 
     def action() -> int:
         args.fmt = pick_format(as_json, files, md, fmt)
@@ -345,13 +360,24 @@ def status_cmd(
     def action() -> None:
         from .. import catalog, render
 
-        st = catalog.status(load(ctx), names)
-        emit(render.to_json(st.to_dict()) if as_json else render.status_text(st))
+        cfg = load(ctx)
+        st = catalog.status(cfg, names)
+        vectors = _vector_status(cfg, [c.name for c in st.collections])
+        if as_json:
+            data = st.to_dict()
+            for row in data["collections"]:  # type: ignore[union-attr]
+                row["vectors"] = vectors.get(row["name"])
+            emit(render.to_json(data))
+        else:
+            emit(render.status_text(st))
+            for name, info in vectors.items():
+                emit(f"{name}: {info['vectors']} vectors ({info['model']}), {info['waiting']} sections waiting: qmem embed {name}")
 
     finish(action)
 
 
 memory_cmds.register(app)
+vector_cmds.register(app)
 
 
 @app.command("mcp")
@@ -369,6 +395,19 @@ def mcp_cmd(
         serve(config_path(ctx), workspace, http=http, host=host, port=port)
 
     finish(action)
+
+
+def _vector_status(cfg, names: list[str]) -> dict:  # noqa: ANN001
+    """Vector counts for the collections that have a vector store (the optional tier)."""
+    import os
+
+    from ..layout import version_dir
+
+    if not os.path.isdir(os.path.join(version_dir(cfg.data_dir), "vectors")):
+        return {}
+    from ..vector import store
+
+    return {n: store.status(cfg, n) for n in names if os.path.isdir(store.store_dir(cfg.data_dir, n))}
 
 
 def run(argv: list[str]) -> None:

@@ -97,7 +97,7 @@ class SearchArgs:
     """A parsed `qmem search` command line."""
 
     __slots__ = ("config", "query", "collections", "limit", "fmt", "full", "min_score", "types", "since", "until", "path",
-                 "refresh")
+                 "refresh", "hybrid", "vector_only")
 
     def __init__(self) -> None:
         self.config: str | None = None
@@ -112,6 +112,8 @@ class SearchArgs:
         self.until: str | None = None
         self.path: str | None = None
         self.refresh = False
+        self.hybrid = False
+        self.vector_only = False
 
 
 def pick_format(json_: bool, files: bool, md: bool, fmt: str | None) -> str:
@@ -157,11 +159,16 @@ def run_search(args: SearchArgs) -> int:
         note = refresh_if_stale(cfg, args.collections)
         if note:
             err(note)
+    def run() -> list:
+        if args.hybrid or args.vector_only:
+            return _vector_hits(cfg, text, options, args.hybrid)
+        return search.search(cfg, text, options)
+
     try:
-        hits = search.search(cfg, text, options)
+        hits = run()
     except IndexMissingError:
         build_missing_index(cfg)
-        hits = search.search(cfg, text, options)
+        hits = run()
     from .. import render
 
     if args.fmt == "json":
@@ -177,6 +184,21 @@ def run_search(args: SearchArgs) -> int:
     else:
         err(f"no matches for {text!r}" if text else "no matching sections")
     return 0
+
+
+def _vector_hits(cfg: object, text: str, options: object, hybrid: bool) -> list:
+    """vsearch / query: the model the collections were embedded with, loaded on demand."""
+    from ..vector import hybrid as hybrid_mod
+    from ..vector import models, store
+
+    stored = next((s for s in (store.load(cfg.data_dir, c.name) for c in cfg.select(options.collections))  # type: ignore[attr-defined]
+                   if s is not None), None)
+    if stored is None:
+        raise _usage("no vectors yet: run qmem embed (pip install 'qmem[vector]' first)")
+    model = models.load(models.name_of(stored.model))
+    if hybrid:
+        return hybrid_mod.hybrid(cfg, text, options, model)  # type: ignore[arg-type]
+    return hybrid_mod.vsearch(cfg, text, options, model)  # type: ignore[arg-type]
 
 
 def build_missing_index(cfg: object) -> None:

@@ -29,6 +29,7 @@ SEARCH_OPTIONS: dict[str, tuple[str, str]] = {
     "--until": ("until", "str"),
     "--path": ("path", "str"),
     "--refresh": ("refresh", "flag"),
+    "--hybrid": ("hybrid", "flag"),
 }
 GET_OPTIONS: dict[str, tuple[str, str]] = {
     "-c": ("collections", "list"),
@@ -117,6 +118,7 @@ def try_fast(argv: list[str]) -> int | None:
             args.until = values.get("until")  # type: ignore[assignment]
             args.path = values.get("path")  # type: ignore[assignment]
             args.refresh = bool(values.get("refresh"))
+            args.hybrid = bool(values.get("hybrid"))
             flags = (bool(values.get("json")), bool(values.get("files")), bool(values.get("md")), values.get("format"))
             return guarded(lambda: _search(args, flags))
         values, words = parse(argv[1:], GET_OPTIONS)

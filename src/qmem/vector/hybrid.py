@@ -1,0 +1,129 @@
+"""Vector search over the stored embeddings, and BM25 + vectors fused by weighted RRF.
+
+Fusion: each list contributes weight / (k + rank) for every section it ranks; the sums
+order the result. Two guards keep a weak dense list from hurting: its weight is below
+BM25's (chosen on the shared data sets, see README), and a clear BM25 winner (top score at
+least CLEAR_RATIO times the second's) stays first.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from .. import query as query_mod
+from ..config import Config
+from ..search import Files, Hit, SearchOptions, build_form, build_hit, ranked_docs
+from . import store
+from .models import Embedder
+
+RRF_K = 60
+BM25_WEIGHT = 1.0
+VECTOR_WEIGHT = 0.5
+CLEAR_RATIO = 1.5
+DEPTH = 50
+
+
+def _as_doc(collection: str, row: dict) -> dict:
+    """A stored-vector row in the shape of the index's stored fields (for search.build_hit)."""
+    return {
+        "collection": [collection], "path": [row["path"]], "anchor": [row["anchor"]], "heading": [row["heading"]],
+        "line_start": [row["line_start"]], "line_end": [row["line_end"]], "body_line": [row["body_line"]],
+        "body_hash": [row["body_hash"]], "types": list(row.get("types", [])), "date": [row["date"]],
+    }
+
+
+def _passes(row: dict, form: query_mod.QueryForm, path_re: re.Pattern[str] | None) -> bool:
+    if form.types and not set(form.types) & set(row.get("types", [])):
+        return False
+    date = int(row.get("date", 0))
+    if form.since and date < form.since:
+        return False
+    if form.until and (not date or date > form.until):
+        return False
+    return not (path_re and not path_re.fullmatch(str(row["path"])))
+
+
+def ranked_vectors(cfg: Config, text: str, options: SearchOptions, model: Embedder, limit: int) -> list[tuple[float, dict]]:
+    """(cosine, fields) of the `limit` nearest sections across the selected collections."""
+    form = build_form(text, options)
+    path_re = re.compile(form.path_regex) if form.path_regex else None
+    filtered = bool(form.types or form.since or form.until or path_re)
+    q = model.query(text)
+    found: list[tuple[float, dict]] = []
+    for coll in cfg.select(options.collections):
+        stored = store.load(cfg.data_dir, coll.name)
+        if stored is None or not stored.rows:
+            continue
+        store.check_model(stored, model, coll.name)
+        scores = np.asarray(stored.matrix) @ q
+        if filtered:
+            keep = np.array([_passes(r, form, path_re) for r in stored.rows], dtype=bool)
+            scores = np.where(keep, scores, -np.inf)
+        take = min(limit, len(scores))
+        top = np.argpartition(-scores, take - 1)[:take]
+        found.extend((float(scores[i]), _as_doc(coll.name, stored.rows[i])) for i in top if np.isfinite(scores[i]))
+    found.sort(key=lambda pair: -pair[0])
+    return found[:limit]
+
+
+def _hits(cfg: Config, ranked: list[tuple[float, dict]], text: str, options: SearchOptions,
+          ranks: dict[tuple, dict] | None = None) -> list[Hit]:
+    units = query_mod.parse(text).highlight_units()
+    files = Files()
+    hits = []
+    for score, doc in ranked:
+        if options.min_score is not None and score < options.min_score:
+            continue
+        hit = build_hit(cfg, doc, score, units, options.snippet_lines, files)
+        if hit is None:
+            continue
+        if ranks is not None:
+            hit.ranks = ranks[_key(doc)]
+        hits.append(hit)
+        if len(hits) == options.limit:
+            break
+    return hits
+
+
+def vsearch(cfg: Config, text: str, options: SearchOptions, model: Embedder) -> list[Hit]:
+    """Nearest sections by embedding alone."""
+    return _hits(cfg, ranked_vectors(cfg, text, options, model, options.limit * 2), text, options)
+
+
+def _key(doc: dict) -> tuple:
+    return (doc["collection"][0], doc["path"][0], doc["anchor"][0], doc["line_start"][0])
+
+
+def fuse(bm25: list[tuple[float, dict]], dense: list[tuple[float, dict]], *, k: int = RRF_K,
+         bm25_weight: float = BM25_WEIGHT, vector_weight: float = VECTOR_WEIGHT,
+         clear_ratio: float = CLEAR_RATIO) -> tuple[list[tuple[float, dict]], dict[tuple, dict]]:
+    """Weighted reciprocal-rank fusion of two ranked lists of (score, fields)."""
+    scores: dict[tuple, float] = {}
+    docs: dict[tuple, dict] = {}
+    ranks: dict[tuple, dict] = {}
+    for name, ranked, weight in (("bm25", bm25, bm25_weight), ("vector", dense, vector_weight)):
+        for rank, (_, doc) in enumerate(ranked, 1):
+            key = _key(doc)
+            docs.setdefault(key, doc)
+            scores[key] = scores.get(key, 0.0) + weight / (k + rank)
+            ranks.setdefault(key, {"bm25": None, "vector": None})[name] = rank
+    order = sorted(scores, key=lambda key: -scores[key])
+    clear = len(bm25) == 1 or (len(bm25) >= 2 and bm25[0][0] >= clear_ratio * bm25[1][0] > 0)
+    if bm25 and clear:
+        winner = _key(bm25[0][1])
+        order.remove(winner)
+        order.insert(0, winner)
+    return [(scores[key], docs[key]) for key in order], ranks
+
+
+def hybrid(cfg: Config, text: str, options: SearchOptions, model: Embedder, **weights: float) -> list[Hit]:
+    """BM25 and vectors, fused; each hit carries both component ranks."""
+    form = build_form(text, options)
+    depth = max(DEPTH, options.limit * 3)
+    bm25 = ranked_docs(cfg, form, depth)
+    dense = ranked_vectors(cfg, text, options, model, depth)
+    fused, ranks = fuse(bm25, dense, **weights)  # type: ignore[arg-type]
+    return _hits(cfg, fused, text, options, ranks)
+

