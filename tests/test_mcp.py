@@ -94,3 +94,16 @@ def test_mcp_without_the_sdk_says_which_extra_to_install(cli, monkeypatch):
     monkeypatch.setitem(sys.modules, "mcp", None)  # `import mcp` now raises ImportError
     result = cli("mcp")
     assert result.code == 2 and "pip install 'qmem[mcp]'" in result.err
+
+
+def test_mcp_search_modes_with_vectors(indexed, cli):
+    from qmem.mcp_server import Memory
+
+    memory = Memory()
+    with pytest.raises(Exception, match="no vectors yet"):
+        memory.memory_search("rsync", mode="vector")
+    assert cli("embed", "--model", "fake").code == 0
+    assert memory.memory_search("rsync resumes large copies", mode="vector")["results"]
+    assert memory.memory_search("rsync resume", mode="hybrid")["results"][0]["path"] == "MEMORY.md"
+    with pytest.raises(Exception, match="unknown mode"):
+        memory.memory_search("rsync", mode="magic")

@@ -30,6 +30,7 @@ class Memory:
         self.config_file = config_file
         self.workspace = workspace
         self.reader: search.Reader | None = None
+        self.model = None  # the embedding model, loaded on the first vector or hybrid search
 
     def cfg(self) -> config.Config:
         cfg = config.load(self.config_file)
@@ -44,22 +45,27 @@ class Memory:
     # -- the tools, as plain functions (tested without a transport) ----------------------------
     def memory_search(self, query: str, maxResults: int = 10, minScore: float | None = None,  # noqa: N803
                       collection: str | None = None, type: str | None = None,  # noqa: A002
-                      since: str | None = None, until: str | None = None) -> dict[str, object]:
+                      since: str | None = None, until: str | None = None, mode: str = "bm25") -> dict[str, object]:
         cfg = self.cfg()
+        if mode not in ("bm25", "vector", "hybrid"):
+            raise BadInputError(f"unknown mode {mode!r}: use bm25, vector or hybrid")
         options = search.SearchOptions(
             collections=[collection] if collection else None, limit=max(1, min(int(maxResults), 100)),
             types=[type] if type else None, since=since, until=until, min_score=minScore,
             snippet_lines=cfg.snippet_lines,
         )
-        try:
-            hits = search.search(cfg, query, options, self.reader)
-        except QmemError as exc:
-            if "no index" not in str(exc):
-                raise
-            from .sync import refresh
+        if mode != "bm25":
+            hits = self._vector_hits(cfg, query, options, mode)
+        else:
+            try:
+                hits = search.search(cfg, query, options, self.reader)
+            except QmemError as exc:
+                if "no index" not in str(exc):
+                    raise
+                from .sync import refresh
 
-            refresh(cfg)
-            hits = search.search(cfg, query, options, self.reader)
+                refresh(cfg)
+                hits = search.search(cfg, query, options, self.reader)
         results = []
         for hit in hits:
             start = hit.snippet.line if hit.snippet.lines else hit.line_start
@@ -68,6 +74,19 @@ class Memory:
                             "snippet": hit.snippet.text, "source": "memory", "citation": f"{hit.path}#L{start}-L{end}",
                             "heading": hit.heading, "collection": hit.collection})
         return {"results": results}
+
+    def _vector_hits(self, cfg: config.Config, query: str, options: search.SearchOptions, mode: str) -> list:
+        from .vector import hybrid, models, store
+
+        stored = next((s for s in (store.load(cfg.data_dir, c.name) for c in cfg.select(options.collections))
+                       if s is not None), None)
+        if stored is None:
+            raise BadInputError("no vectors yet: run qmem embed (pip install 'qmem[vector]' first)")
+        if self.model is None or self.model.id != stored.model:
+            self.model = models.load(models.name_of(stored.model))
+        if mode == "hybrid":
+            return hybrid.hybrid(cfg, query, options, self.model)
+        return hybrid.vsearch(cfg, query, options, self.model)
 
     def memory_get(self, path: str, **kwargs: int | None) -> dict[str, object]:
         start, lines = kwargs.get("from"), kwargs.get("lines")
@@ -122,11 +141,12 @@ def build(memory: Memory):  # noqa: ANN201 - mcp.server.mcpserver.MCPServer
     @tool((
         "Search long-term memory (BM25 over Markdown sections; Chinese, English and mixed text). "
         "Use before answering anything about the user, past work, decisions or facts. Returns "
-        "{results: [{path, startLine, endLine, score, snippet, citation}]}; read more with memory_get."))
+        "{results: [{path, startLine, endLine, score, snippet, citation}]}; read more with memory_get. "
+        "mode: bm25 (default), or vector / hybrid when `qmem embed` has run (finds paraphrases)."))
     def memory_search(query: str, maxResults: int = 10, minScore: float | None = None,  # noqa: N803
                       collection: str | None = None, type: str | None = None,  # noqa: A002
-                      since: str | None = None, until: str | None = None) -> dict[str, Any]:
-        return memory.memory_search(query, maxResults, minScore, collection, type, since, until)
+                      since: str | None = None, until: str | None = None, mode: str = "bm25") -> dict[str, Any]:
+        return memory.memory_search(query, maxResults, minScore, collection, type, since, until, mode)
 
     def memory_get(path: str, lines: int | None = None, **wire: int | None) -> dict[str, Any]:
         # The wire name is `from` (a Python keyword): the schema comes from the signature below,
