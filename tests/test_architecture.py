@@ -18,7 +18,7 @@ LAYERS: dict[str, float] = {
     "qmem.query": 2, "qmem.scan": 2, "qmem.manifest": 2, "qmem.snippets": 2,
     "qmem.index": 3,
     "qmem.sync": 4, "qmem.search": 4, "qmem.retrieve": 4,
-    "qmem.catalog": 5, "qmem.evaluate": 5, "qmem.watch": 5,
+    "qmem.catalog": 5, "qmem.evaluate": 5.3, "qmem.watch": 5,
     "qmem.vector": 5, "qmem.vector.models": 5, "qmem.vector.store": 5.1, "qmem.vector.hybrid": 5.2,
     "qmem.memory": 6,
     "qmem.memory.entries": 6.1, "qmem.memory.domains": 6.1, "qmem.memory.workspace": 6.1,

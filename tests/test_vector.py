@@ -165,3 +165,21 @@ def test_real_models_load_and_rank(name, cfg):
     hits = hybrid.vsearch(cfg, "how do I copy big folders over ssh and continue after a disconnect",
                           SearchOptions(limit=3), model)
     assert "s-rsync-over-ssh-with-resume" in [h.anchor for h in hits]
+
+
+def test_eval_modes(cli, workspace, tmp_path):
+    assert cli("collection", "create", "main", str(workspace)).code == 0
+    fixture = tmp_path / "f.jsonl"
+    fixture.write_text('{"query": "rsync resumes large copies", "expected": ["MEMORY.md#rsync-over-ssh-with-resume"]}\n',
+                       encoding="utf-8")
+    assert cli("eval", str(fixture), "--mode", "vector").code == 2  # no vectors yet
+    assert cli("embed", "--model", "fake").code == 0
+    for mode in ("bm25", "vector", "hybrid"):
+        data = json.loads(cli("eval", str(fixture), "--mode", mode, "--json").out)
+        assert data["metrics"]["hit@1"] == 1.0, mode
+    assert cli("eval", str(fixture), "--mode", "magic").code == 2
+
+
+def test_fusion_weights_from_config(cfg):
+    cfg.extra["vector"] = {"vector_weight": 0.25, "rrf_k": 30, "clear_ratio": 2}
+    assert hybrid.weights(cfg) == {"k": 30.0, "bm25_weight": 1.0, "vector_weight": 0.25, "clear_ratio": 2.0}

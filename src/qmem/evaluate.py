@@ -152,12 +152,31 @@ def score_case(case: Case, hits: list[Hit], k: int) -> CaseResult:
                       len(found) / len(set(case.expected)))
 
 
-def evaluate(cfg: Config, cases: list[Case], collections: list[str] | None = None, k: int = 10) -> EvalReport:
-    """Run every case through `search` and score the top `k`."""
+MODES = ("bm25", "vector", "hybrid")
+
+
+def evaluate(cfg: Config, cases: list[Case], collections: list[str] | None = None, k: int = 10,
+             mode: str = "bm25") -> EvalReport:
+    """Run every case through search (BM25, vectors or both fused) and score the top `k`."""
     if k < 1:
         raise BadInputError("k must be at least 1")
+    if mode not in MODES:
+        raise BadInputError(f"unknown mode {mode!r}: use {', '.join(MODES)}")
     options = SearchOptions(collections=collections, limit=k, snippet_lines=0)
-    results = [score_case(case, search(cfg, case.query, options), k) for case in cases]
+    run = search
+    if mode != "bm25":
+        from .vector import hybrid, models, store
+
+        stored = next((s for s in (store.load(cfg.data_dir, c.name) for c in cfg.select(collections)) if s), None)
+        if stored is None:
+            raise BadInputError("no vectors yet: run qmem embed first")
+        model = models.load(models.name_of(stored.model))
+        vector_run = hybrid.hybrid if mode == "hybrid" else hybrid.vsearch
+
+        def run(cfg_: Config, text: str, opts: SearchOptions) -> list[Hit]:
+            return vector_run(cfg_, text, opts, model)
+
+    results = [score_case(case, run(cfg, case.query, options), k) for case in cases]
     return EvalReport(k, results)
 
 

@@ -337,6 +337,7 @@ def eval_cmd(
     fixture: Annotated[str, typer.Argument(help='JSON lines: {"query": "...", "expected": ["path", "path#anchor", "path:LINE"]}.')],
     collection: CollectionsOpt = None,
     k: Annotated[int, typer.Option("-k", metavar="K", help="Rank cut-off for the metrics.", min=1)] = 10,
+    mode: Annotated[str, typer.Option("--mode", metavar="MODE", help="bm25 (default), vector or hybrid (after qmem embed).")] = "bm25",
     as_json: JsonOpt = False,
 ) -> None:
     """Score search on a fixture: hit@1, hit@k, recall@k, MRR@k, nDCG@k, and the misses."""
@@ -344,7 +345,7 @@ def eval_cmd(
         from .. import evaluate, render
 
         cfg = load(ctx)
-        report = evaluate.evaluate(cfg, evaluate.load_fixture(fixture), list(collection or []), k)
+        report = evaluate.evaluate(cfg, evaluate.load_fixture(fixture), list(collection or []), k, mode)
         emit(render.to_json(report.to_dict()) if as_json else render.eval_text(report))
 
     finish(action)

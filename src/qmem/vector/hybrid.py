@@ -118,12 +118,27 @@ def fuse(bm25: list[tuple[float, dict]], dense: list[tuple[float, dict]], *, k: 
     return [(scores[key], docs[key]) for key in order], ranks
 
 
-def hybrid(cfg: Config, text: str, options: SearchOptions, model: Embedder, **weights: float) -> list[Hit]:
+def weights(cfg: Config) -> dict[str, float]:
+    """Fusion settings from `[vector]` (rrf_k, bm25_weight, vector_weight, clear_ratio)."""
+    settings = cfg.extra.get("vector", {})
+    settings = settings if isinstance(settings, dict) else {}
+    out = {"k": RRF_K, "bm25_weight": BM25_WEIGHT, "vector_weight": VECTOR_WEIGHT, "clear_ratio": CLEAR_RATIO}
+    for name, key in (("k", "rrf_k"), ("bm25_weight", "bm25_weight"), ("vector_weight", "vector_weight"),
+                      ("clear_ratio", "clear_ratio")):
+        value = settings.get(key)
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0:
+            out[name] = float(value)
+    return out
+
+
+def hybrid(cfg: Config, text: str, options: SearchOptions, model: Embedder, **overrides: float) -> list[Hit]:
     """BM25 and vectors, fused; each hit carries both component ranks."""
+    settings = {**weights(cfg), **overrides}
     form = build_form(text, options)
     depth = max(DEPTH, options.limit * 3)
     bm25 = ranked_docs(cfg, form, depth)
     dense = ranked_vectors(cfg, text, options, model, depth)
-    fused, ranks = fuse(bm25, dense, **weights)  # type: ignore[arg-type]
+    settings["k"] = int(settings["k"])
+    fused, ranks = fuse(bm25, dense, **settings)  # type: ignore[arg-type]
     return _hits(cfg, fused, text, options, ranks)
 
