@@ -37,11 +37,14 @@ def main() -> None:
     parser.add_argument("--bm25s-sections", type=int, default=100000)
     parser.add_argument("--data", default=os.path.join(ROOT, "..", "shared", "data"))
     parser.add_argument("--update-readme", action="store_true")
+    parser.add_argument("--with-vector", action="store_true", help="also bench/vector.py (needs qmem[vector]; slow)")
     args = parser.parse_args()
     step(os.path.join(HERE, "engine.py"), "--sizes", args.sizes, "--out", RESULTS)
     step(os.path.join(HERE, "compare_bm25s.py"), "--sections", str(args.bm25s_sections), "--out", RESULTS)
     step(os.path.join(HERE, "quality.py"), "--data", args.data, "--out", RESULTS)
     step("-m", "pytest", "-q", HERE, "--benchmark-json", os.path.join(RESULTS, "pytest-benchmark.json"))
+    if args.with_vector:
+        step(os.path.join(HERE, "vector.py"), "--data", args.data, "--out", RESULTS)
     summary = "\n\n".join([
         "Engine, on the synthetic corpus (`bench/corpus.py`: daily logs and topic files, one file in five "
         "Chinese, typed entries, headings at four levels, ~10 sections a file):",
@@ -50,7 +53,8 @@ def main() -> None:
         read("bm25s.md"),
         "Ranking quality, through `qmem eval` on the shared data sets:",
         read("quality.md"),
-    ]) + "\n"
+    ] + (["The optional vector tier (`bench/vector.py`):", read("vector.md")]
+         if os.path.exists(os.path.join(RESULTS, "vector.md")) else [])) + "\n"
     with open(os.path.join(RESULTS, "summary.md"), "w", encoding="utf-8") as handle:
         handle.write(summary)
     print(summary)
