@@ -37,7 +37,8 @@ def test_embed_is_incremental_and_keyed_by_content(cfg, workspace):
     stored = store.load(cfg.data_dir, "main")
     assert stored.matrix.shape == (third.sections, fake.dim) and len(stored.rows) == third.sections
     assert stored.model == fake.id
-    assert store.status(cfg, "main") == {"model": fake.id, "vectors": third.sections, "waiting": 0, "unfinished_chunks": 0}
+    assert store.status(cfg, "main") == {"model": fake.id, "device": "cpu", "vectors": third.sections, "waiting": 0,
+                                         "unfinished_chunks": 0}
 
 
 def test_interrupted_embed_resumes_from_finished_chunks(cfg, monkeypatch):

@@ -372,7 +372,8 @@ def status_cmd(
         else:
             emit(render.status_text(st))
             for name, info in vectors.items():
-                emit(f"{name}: {info['vectors']} vectors ({info['model']}), {info['waiting']} sections waiting: qmem embed {name}")
+                emit(f"{name}: {info['vectors']} vectors ({info['model']} on {info['device']}), "
+                     f"{info['waiting']} sections waiting: qmem embed {name}")
 
     finish(action)
 

@@ -66,10 +66,11 @@ def indexed_sections(cfg: Config, collection: str) -> list[dict[str, object]]:
 class Stored:
     """A collection's vectors as searches see them."""
 
-    def __init__(self, model: str, matrix: np.ndarray, rows: list[dict]) -> None:
+    def __init__(self, model: str, matrix: np.ndarray, rows: list[dict], device: str = "cpu") -> None:
         self.model = model
         self.matrix = matrix
         self.rows = rows
+        self.device = device  # where they were computed
 
 
 def load(data_dir: str, collection: str) -> Stored | None:
@@ -86,7 +87,9 @@ def load(data_dir: str, collection: str) -> Stored | None:
             continue
         except (OSError, ValueError, KeyError):
             return None
-        return Stored(meta["model"], matrix, rows) if len(rows) == matrix.shape[0] else None
+        if len(rows) != matrix.shape[0]:
+            return None
+        return Stored(meta["model"], matrix, rows, meta.get("device", "cpu"))
     return None
 
 
@@ -185,7 +188,8 @@ def _compact(folder: str, model: Embedder, rows: list[dict], known: dict[str, np
     np.save(tmp, matrix)
     os.replace(tmp, os.path.join(folder, f"matrix-{gen}.npy"))
     atomic_write(os.path.join(folder, f"rows-{gen}.json"), json.dumps(rows, ensure_ascii=False))
-    atomic_write(os.path.join(folder, "meta.json"), json.dumps({"model": model.id, "dim": model.dim, "gen": gen}))
+    atomic_write(os.path.join(folder, "meta.json"),
+                 json.dumps({"model": model.id, "dim": model.dim, "gen": gen, "device": model.device}))
     for path in glob.glob(os.path.join(folder, "chunk-*")) + glob.glob(os.path.join(folder, "matrix-*.npy")) + \
             glob.glob(os.path.join(folder, "rows-*.json")):
         if str(gen) not in os.path.basename(path):
@@ -200,7 +204,8 @@ def status(cfg: Config, collection: str) -> dict[str, object]:
         keys = set()
     have = {r["key"] for r in stored.rows} if stored else set()
     chunks = len(glob.glob(os.path.join(store_dir(cfg.data_dir, collection), "chunk-*.npy")))
-    return {"model": stored.model if stored else None, "vectors": len(have & keys),
+    return {"model": stored.model if stored else None, "device": stored.device if stored else None,
+            "vectors": len(have & keys),
             "waiting": len(keys - have), "unfinished_chunks": chunks}
 
 
