@@ -132,7 +132,7 @@ def test_cli_embed_vsearch_query_and_search_hybrid(cli, workspace, monkeypatch):
     assert cli("query", "rsync", "--md").out.startswith("### ")
     status = json.loads(cli("status", "--json").out)["collections"][0]["vectors"]
     assert status["model"] == models.Fake.id and status["waiting"] == 0
-    assert "vectors (fake/trigram-64)" in cli("status").out
+    assert "vectors (fake/trigram-64 on cpu)" in cli("status").out
     assert cli("embed", "--model", "bogus").code == 2
     assert cli("embed", "--device", "tpu").code == 2
     assert "tokenizer.json" in cli("embed", "--model", "minilm-onnx").err
