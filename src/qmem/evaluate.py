@@ -165,12 +165,9 @@ def evaluate(cfg: Config, cases: list[Case], collections: list[str] | None = Non
     options = SearchOptions(collections=collections, limit=k, snippet_lines=0)
     run = search
     if mode != "bm25":
-        from .vector import hybrid, models, store
+        from .vector import hybrid
 
-        stored = next((s for s in (store.load(cfg.data_dir, c.name) for c in cfg.select(collections)) if s), None)
-        if stored is None:
-            raise BadInputError("no vectors yet: run qmem embed first")
-        model = models.load(models.name_of(stored.model))
+        model = hybrid.model_for(cfg, collections)
         vector_run = hybrid.hybrid if mode == "hybrid" else hybrid.vsearch
 
         def run(cfg_: Config, text: str, opts: SearchOptions) -> list[Hit]:

@@ -76,17 +76,16 @@ class Memory:
         return {"results": results}
 
     def _vector_hits(self, cfg: config.Config, query: str, options: search.SearchOptions, mode: str) -> list:
-        from .vector import hybrid, models, store
+        from .vector import hybrid
 
-        stored = next((s for s in (store.load(cfg.data_dir, c.name) for c in cfg.select(options.collections))
-                       if s is not None), None)
-        if stored is None:
-            raise BadInputError("no vectors yet: run qmem embed (pip install 'qmem[vector]' first)")
-        if self.model is None or self.model.id != stored.model:
-            self.model = models.load(models.name_of(stored.model))
-        if mode == "hybrid":
-            return hybrid.hybrid(cfg, query, options, self.model)
-        return hybrid.vsearch(cfg, query, options, self.model)
+        if self.model is None:
+            self.model = hybrid.model_for(cfg, options.collections)
+        run = hybrid.hybrid if mode == "hybrid" else hybrid.vsearch
+        try:
+            return run(cfg, query, options, self.model)
+        except BadInputError:
+            self.model = hybrid.model_for(cfg, options.collections)  # re-embedded with another model
+            return run(cfg, query, options, self.model)
 
     def memory_get(self, path: str, **kwargs: int | None) -> dict[str, object]:
         start, lines = kwargs.get("from"), kwargs.get("lines")

@@ -9,7 +9,7 @@ import os
 import sys
 import time
 
-from ..errors import EXIT_INTERNAL, EXIT_USAGE, QmemError
+from ..errors import EXIT_INTERNAL, BadInputError, QmemError
 
 FORMATS = ("text", "json", "files", "md", "openclaw")
 
@@ -120,17 +120,11 @@ def pick_format(json_: bool, files: bool, md: bool, fmt: str | None) -> str:
     chosen = [name for name, on in (("json", json_), ("files", files), ("md", md)) if on]
     if fmt:
         if fmt not in FORMATS:
-            raise _usage(f"unknown format {fmt!r}; use one of {', '.join(FORMATS)}")
+            raise BadInputError(f"unknown format {fmt!r}; use one of {', '.join(FORMATS)}")
         chosen.append(fmt)
     if len(set(chosen)) > 1:
-        raise _usage("choose one output format: --json, --files, --md or --format")
+        raise BadInputError("choose one output format: --json, --files, --md or --format")
     return chosen[0] if chosen else "text"
-
-
-def _usage(message: str) -> QmemError:
-    exc = QmemError(message)
-    exc.exit_code = EXIT_USAGE
-    return exc
 
 
 def run_search(args: SearchArgs) -> int:
@@ -139,7 +133,7 @@ def run_search(args: SearchArgs) -> int:
 
     cfg = config.load(args.config)
     if not cfg.collections:
-        raise _usage("no collections yet: qmem collection create NAME PATH")
+        raise BadInputError("no collections yet: qmem collection create NAME PATH")
     text = " ".join(args.query).strip()
     options = search.SearchOptions(
         collections=args.collections,
@@ -152,7 +146,7 @@ def run_search(args: SearchArgs) -> int:
         snippet_lines=0 if args.fmt == "files" else cfg.snippet_lines,
     )
     if not text and not (options.types or options.since or options.until or options.path):
-        raise _usage("give a query, or a filter (--type, --since, --until, --path) to list sections")
+        raise BadInputError("give a query, or a filter (--type, --since, --until, --path) to list sections")
     if args.refresh:
         from ..catalog import refresh_if_stale
 
@@ -189,16 +183,10 @@ def run_search(args: SearchArgs) -> int:
 def _vector_hits(cfg: object, text: str, options: object, hybrid: bool) -> list:
     """vsearch / query: the model the collections were embedded with, loaded on demand."""
     from ..vector import hybrid as hybrid_mod
-    from ..vector import models, store
 
-    stored = next((s for s in (store.load(cfg.data_dir, c.name) for c in cfg.select(options.collections))  # type: ignore[attr-defined]
-                   if s is not None), None)
-    if stored is None:
-        raise _usage("no vectors yet: run qmem embed (pip install 'qmem[vector]' first)")
-    model = models.load(models.name_of(stored.model))
-    if hybrid:
-        return hybrid_mod.hybrid(cfg, text, options, model)  # type: ignore[arg-type]
-    return hybrid_mod.vsearch(cfg, text, options, model)  # type: ignore[arg-type]
+    model = hybrid_mod.model_for(cfg, options.collections)  # type: ignore[arg-type, attr-defined]
+    run = hybrid_mod.hybrid if hybrid else hybrid_mod.vsearch
+    return run(cfg, text, options, model)  # type: ignore[arg-type]
 
 
 def build_missing_index(cfg: object) -> None:

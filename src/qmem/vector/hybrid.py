@@ -25,6 +25,18 @@ CLEAR_RATIO = 1.5
 DEPTH = 50
 
 
+def model_for(cfg: Config, collections: list[str] | None = None) -> Embedder:
+    """The model the selected collections were embedded with (loaded now), or a clear error."""
+    from ..errors import BadInputError
+    from . import models
+
+    stored = next((s for s in (store.load(cfg.data_dir, c.name) for c in cfg.select(collections)) if s is not None),
+                  None)
+    if stored is None:
+        raise BadInputError("no vectors yet: run qmem embed (pip install 'qmem[vector]' first)")
+    return models.load(models.name_of(stored.model))
+
+
 def _as_doc(collection: str, row: dict) -> dict:
     """A stored-vector row in the shape of the index's stored fields (for search.build_hit)."""
     return {
