@@ -116,10 +116,10 @@ def table(r: dict) -> str:
             "| data set | BM25 nDCG@10 | vectors nDCG@10 | fused nDCG@10 | fused MRR@10 | embedding time |",
             "|---|---|---|---|---|---|"]
     for name, row in r["sets"].items():
+        took = (f"{row['embed_s']:.0f} s ({row['embedded']} new)" if row["embedded"]
+                else "already embedded (`--work` reused)")
         rows.append(f"| {name} | {row['bm25']['ndcg@10']:.3f} | {row['vector']['ndcg@10']:.3f} | "
-                    f"**{row['hybrid']['ndcg@10']:.3f}** | {row['hybrid']['mrr@10']:.3f} | "
-                    (f"{row['embed_s']:.0f} s ({row['embedded']} new) |" if row["embedded"] else
-                     "already embedded (`--work` reused) |"))
+                    f"**{row['hybrid']['ndcg@10']:.3f}** | {row['hybrid']['mrr@10']:.3f} | {took} |")
     lat = r["latency"]
     rows += ["", f"Latency on SciFact (5,183 sections), median: vsearch {lat['vsearch_in_process_ms']:.1f} ms and "
                  f"query {lat['query_in_process_ms']:.1f} ms in-process; a fresh `qmem query` process "
