@@ -24,19 +24,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 import corpus  # noqa: E402
-from common import write_results  # noqa: E402
+from common import median_ms, write_results  # noqa: E402
 
 QUERIES = ["deploy", "wallet backup gateway latency", "私钥钱包部署", "migration cache", "数据库 备份", "agent memory search"]
-
-
-def median_ms(fn, runs: int = 30) -> float:  # noqa: ANN001
-    fn()
-    times = []
-    for _ in range(runs):
-        started = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - started)
-    return statistics.median(times) * 1000
 
 
 def run(sections: int) -> dict[str, float]:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import statistics
 import subprocess
 import sys
 import time
@@ -21,7 +20,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-from common import write_results  # noqa: E402
+from common import median_ms, write_results  # noqa: E402
 
 SETS = [("beir-scifact", "test"), ("cmrc2018-zh", "dev")]
 
@@ -90,22 +89,13 @@ def latency(env: dict[str, str]) -> dict[str, float]:
     options = SearchOptions(collections=["beir-scifact"], limit=10)
     text = "vitamin D deficiency increases the risk of fractures"
 
-    def median_ms(fn, runs: int = 20) -> float:  # noqa: ANN001
-        fn()
-        times = []
-        for _ in range(runs):
-            started = time.perf_counter()
-            fn()
-            times.append(time.perf_counter() - started)
-        return statistics.median(times) * 1000
-
     exe = os.path.join(os.path.dirname(sys.executable), "qmem")
     cold = {cmd: median_ms(lambda cmd=cmd: subprocess.run([exe, cmd, text, "-c", "beir-scifact", "--json"], env=env,
                                                           stdout=subprocess.DEVNULL, check=True), 10)
             for cmd in ("search", "query")}
     return {
-        "vsearch_in_process_ms": median_ms(lambda: hybrid.vsearch(cfg, text, options, model)),
-        "query_in_process_ms": median_ms(lambda: hybrid.hybrid(cfg, text, options, model)),
+        "vsearch_in_process_ms": median_ms(lambda: hybrid.vsearch(cfg, text, options, model), 20),
+        "query_in_process_ms": median_ms(lambda: hybrid.hybrid(cfg, text, options, model), 20),
         "cold_search_ms": cold["search"],
         "cold_query_ms": cold["query"],
     }

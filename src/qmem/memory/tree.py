@@ -263,11 +263,7 @@ def reindex(ws: Workspace, *, root_budget: int = DEFAULT_ROOT_BUDGET, day: str |
     Leaves are never moved. Whatever stands before `## Domains` in MEMORY.md (the pinned
     core, maybe edited since) is kept verbatim."""
     result = TreeResult("reindex", ws.root)
-    current = ws.require_memory()
-    _recover(ws, current)
-    manifest = load_manifest(ws)
-    if manifest is None:
-        raise TreeError("no tree here yet: run qmem tree migrate first")
+    current, manifest = _open_tree(ws, "no tree here yet: run qmem tree migrate first")
     text = current.decode("utf-8", "replace")
     result.tokens_before = manifest.get("tokens_before", 0)
     day = day or time.strftime("%Y-%m-%d")
@@ -300,6 +296,16 @@ def reindex(ws: Workspace, *, root_budget: int = DEFAULT_ROOT_BUDGET, day: str |
     return result
 
 
+def _open_tree(ws: Workspace, missing: str) -> tuple[bytes, dict]:
+    """The current MEMORY.md and the tree's manifest, after cleaning up an interrupted migrate."""
+    current = ws.require_memory()
+    _recover(ws, current)
+    manifest = load_manifest(ws)
+    if manifest is None:
+        raise TreeError(missing)
+    return current, manifest
+
+
 def _file_text(path: str) -> str | None:
     try:
         with open(path, encoding="utf-8", newline="") as handle:
@@ -326,11 +332,7 @@ def rollback(ws: Workspace, *, force: bool = False) -> TreeResult:
     A leaf or root edited since is a refusal without --force; with it, the edited files are
     moved to memory/rescue-<time>/ instead of being deleted."""
     result = TreeResult("rollback", ws.root)
-    current = ws.require_memory()
-    _recover(ws, current)
-    manifest = load_manifest(ws)
-    if manifest is None:
-        raise TreeError("nothing to roll back: no tree made by qmem here")
+    current, manifest = _open_tree(ws, "nothing to roll back: no tree made by qmem here")
     backup = os.path.join(ws.root, manifest["backup"])
     original = _read_bytes(backup)
     if original is None or digest(original) != manifest["original_digest"]:
