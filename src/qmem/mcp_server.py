@@ -66,13 +66,11 @@ class Memory:
 
                 refresh(cfg)
                 hits = search.search(cfg, query, options, self.reader)
-        results = []
-        for hit in hits:
-            start = hit.snippet.line if hit.snippet.lines else hit.line_start
-            end = start + len(hit.snippet.lines) - 1 if hit.snippet.lines else hit.line_end
-            results.append({"path": hit.path, "startLine": start, "endLine": end, "score": round(hit.score, 4),
-                            "snippet": hit.snippet.text, "source": "memory", "citation": f"{hit.path}#L{start}-L{end}",
-                            "heading": hit.heading, "collection": hit.collection})
+        from .render import openclaw_results
+
+        results = openclaw_results(hits)
+        for row, hit in zip(results, hits):
+            row.update(heading=hit.heading, collection=hit.collection)
         return {"results": results}
 
     def _vector_hits(self, cfg: config.Config, query: str, options: search.SearchOptions, mode: str) -> list:

@@ -27,7 +27,7 @@ def _docid(hit: search.Hit) -> str:
 
 
 def _hit_json(hit: search.Hit) -> dict[str, object]:
-    start = hit.snippet.line if hit.snippet.lines else hit.line_start
+    start = hit.shown_lines[0]
     count = len(hit.snippet.lines)
     return {
         "docid": _docid(hit),

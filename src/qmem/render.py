@@ -62,7 +62,7 @@ def hits_text(hits: list[Hit], color: bool = False, full: bool = False) -> str:
     """One block per hit: `path:line`, breadcrumb, score; then numbered snippet lines."""
     blocks: list[str] = []
     for hit in hits:
-        line = hit.snippet.line if hit.snippet.lines else hit.line_start
+        line = hit.shown_lines[0]
         where = _paint(f"{hit.path}:{line}", _PATH + _BOLD, color)
         heading = _paint(hit.heading, _HEAD, color) if hit.heading else _paint("(top of file)", _DIM, color)
         meta = _paint(f"[{hit.collection}] {hit.score:.2f}", _DIM, color)
@@ -82,20 +82,24 @@ def hits_json(hits: list[Hit], full: bool = False) -> str:
 def hits_openclaw(hits: list[Hit]) -> str:
     """OpenClaw's memory_search shape: {results: [{path, startLine, endLine, score, snippet,
     source, citation}]}, lines of the snippet shown."""
+    return to_json({"results": openclaw_results(hits)})
+
+
+def openclaw_results(hits: list[Hit]) -> list[dict[str, object]]:
+    """The result records of OpenClaw's memory_search (the CLI and the MCP server share them)."""
     results = []
     for hit in hits:
-        start = hit.snippet.line if hit.snippet.lines else hit.line_start
-        end = start + len(hit.snippet.lines) - 1 if hit.snippet.lines else hit.line_end
+        start, end = hit.shown_lines
         results.append({"path": hit.path, "startLine": start, "endLine": end, "score": round(hit.score, 4),
                         "snippet": hit.snippet.text, "source": "memory", "citation": f"{hit.path}#L{start}-L{end}"})
-    return to_json({"results": results})
+    return results
 
 
 def hits_files(hits: list[Hit]) -> str:
     """`abs_path:line` per hit (its best line), usable from any folder; repeats dropped."""
     seen: dict[str, None] = {}
     for hit in hits:
-        line = hit.snippet.line if hit.snippet.lines else hit.line_start
+        line = hit.shown_lines[0]
         seen.setdefault(f"{hit.abs_path}:{line}", None)
     return "\n".join(seen)
 
@@ -105,7 +109,7 @@ def hits_markdown(hits: list[Hit], full: bool = False) -> str:
     blocks: list[str] = []
     for hit in hits:
         title = hit.heading or hit.path
-        line = hit.snippet.line if hit.snippet.lines else hit.line_start
+        line = hit.shown_lines[0]
         text = hit.body if full else hit.snippet.text
         blocks.append(f"### {title}\n`{hit.path}:{line}` · {hit.collection} · score {hit.score:.2f}\n\n{text}".rstrip())
     return "\n\n".join(blocks)

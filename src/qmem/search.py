@@ -60,6 +60,14 @@ class Hit:
         for name in self.__slots__:
             setattr(self, name, fields.get(name))  # ranks: only hybrid search sets them
 
+    @property
+    def shown_lines(self) -> tuple[int, int]:
+        """First and last line of what a hit shows: its snippet, or the section without one."""
+        snippet: Snippet = self.snippet  # type: ignore[assignment]
+        if snippet.lines:
+            return snippet.line, snippet.line + len(snippet.lines) - 1
+        return self.line_start, self.line_end  # type: ignore[return-value]
+
     def to_dict(self, full: bool = False) -> dict[str, object]:
         snippet: Snippet = self.snippet  # type: ignore[assignment]
         out: dict[str, object] = {
