@@ -277,7 +277,8 @@ def reindex(ws: Workspace, *, root_budget: int = DEFAULT_ROOT_BUDGET, day: str |
     for rel in _stale_indexes(ws, set(wanted)):
         os.unlink(os.path.join(ws.domains, rel))
         result.removed.append(f"memory/domains/{rel}")
-    core = text.split(f"\n{DOMAINS_HEADING}\n", 1)[0] if f"\n{DOMAINS_HEADING}\n" in text else text
+    cut = text.find(f"\n{DOMAINS_HEADING}\n")
+    core = text[:cut + 1] if cut >= 0 else text  # the pinned core with its own line endings
     core = core[len(ROOT_TITLE):] if core.startswith(ROOT_TITLE) else core
     root, fits = root_index(core, branches, root_budget)
     result.root_fits = fits

@@ -203,7 +203,7 @@ def root_index(pinned_core: str, branches: list[Branch], budget: int) -> tuple[s
     To fit `budget` (the shared token estimate), leaf lists go first, then summaries get
     shorter: the longest summaries that fit without leaf lists are kept, then as many leaf
     names as still fit. A domain is never dropped. Returns (text, fits)."""
-    core = pinned_core.strip("\n")
+    core = pinned_core.lstrip("\n")  # trailing blank lines are part of the pinned text: keep them
     longest = max((len(b.leaf_names()) for b in branches), default=0)
     chars = next((c for c in SUMMARY_STEPS if estimate_tokens(_root_text(core, branches, 0, c)) <= budget), None)
     if chars is None:
@@ -216,10 +216,10 @@ def root_index(pinned_core: str, branches: list[Branch], budget: int) -> tuple[s
 
 
 def _root_text(core: str, branches: list[Branch], keep: int, summary_chars: int) -> str:
-    lines = [ROOT_TITLE, ""]
-    if core:
-        lines += [core, ""]
-    lines += [DOMAINS_HEADING, ""]
+    head = ROOT_TITLE + "\n\n"
+    if core:  # verbatim, then at least one blank line before the domain list
+        head += core if core.endswith("\n\n") else core + ("\n" if core.endswith("\n") else "\n\n")
+    lines = [DOMAINS_HEADING, ""]
     for branch in branches:
         lines.append(f"### {display_name(branch.name)} (~{branch.tokens} tokens, {_files(branch.files)}) "
                      f"→ memory/domains/{branch.name}/{INDEX_NAME}")
@@ -233,7 +233,7 @@ def _root_text(core: str, branches: list[Branch], keep: int, summary_chars: int)
             lines.append(f"_Also: {', '.join(shown)}{more}_")
         lines.append("")
     lines.append("Daily logs: `memory/YYYY-MM-DD.md`. Search everything: `qmem search \"<words>\"`.")
-    return "\n".join(lines) + "\n"
+    return head + "\n".join(lines) + "\n"
 
 
 def pinned_core(plan_: Plan) -> str:
