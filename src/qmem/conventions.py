@@ -13,3 +13,12 @@ TYPE_NAMES = {
     "S": "skill",
     "!": "security",
 }
+
+
+def plural(count: int, word: str, many: str = "") -> str:
+    """`1 file`, `2 files`, `1 entry`, `3 entries`: the count with the word in the right number."""
+    if count == 1:
+        return f"{count} {word}"
+    if not many:
+        many = word[:-1] + "ies" if word.endswith("y") and word[-2:-1] not in "aeiou" else word + "s"
+    return f"{count} {many}"

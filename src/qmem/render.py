@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 
+from .conventions import plural
+
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up cost)
 if TYPE_CHECKING:
     from .catalog import CollectionStatus, Status
@@ -145,7 +147,7 @@ def refresh_text(report: RefreshReport) -> str:
             continue
         mode = " (full rebuild)" if c.full else ""
         lines.append(
-            f"{c.name}: {c.files} files, {c.sections} sections — {c.added} added, {c.changed} changed, "
+            f"{c.name}: {plural(c.files, 'file')}, {plural(c.sections, 'section')} — {c.added} added, {c.changed} changed, "
             f"{c.deleted} deleted, {c.unchanged} unchanged{mode}"
         )
     for name in report.purged:
@@ -161,7 +163,7 @@ def collections_text(statuses: list[CollectionStatus]) -> str:
     rows = []
     for s in statuses:
         when = s.last_refresh or "never indexed"
-        rows.append(f"{s.name.ljust(width)}  {s.root}  [{', '.join(s.patterns)}]  {s.files} files, {s.sections} sections, {when}")
+        rows.append(f"{s.name.ljust(width)}  {s.root}  [{', '.join(s.patterns)}]  {plural(s.files, 'file')}, {plural(s.sections, 'section')}, {when}")
     return "\n".join(rows)
 
 
@@ -198,7 +200,7 @@ def status_text(st: Status) -> str:
         rows.append("")
         rows.append(f"{s.name}  {s.root}{'' if s.root_exists else '  (root missing!)'}")
         rows.append(
-            f"  {s.files} files, {s.sections} sections, ~{_size(s.index_bytes_est)}, "
+            f"  {plural(s.files, 'file')}, {plural(s.sections, 'section')}, ~{_size(s.index_bytes_est)}, "
             f"last refresh {s.last_refresh or 'never'}, {stale}"
         )
     return "\n".join(rows)
@@ -223,7 +225,7 @@ def tree_text(result: TreeResult) -> str:
     """A tree command's outcome: the message, boot tokens before → after, per-domain rows."""
     rows = [result.message] if result.message else []
     if result.tokens_before and result.action != "rollback":
-        rows.append(f"boot tokens: {result.tokens_before} → {result.tokens_after} ({result.reduction:.0%} less)")
+        rows.append(f"boot tokens: {result.tokens_before} → {result.tokens_after} ({_change(result.reduction)})")
     if result.domains:
         width = max(len(name) for name in result.domains)
         for name, row in result.domains.items():
@@ -236,10 +238,17 @@ def tree_text(result: TreeResult) -> str:
     if result.backup and result.action == "migrate" and result.changed:
         rows.append(f"rollback: qmem tree rollback {result.workspace}")
     if result.removed and result.action == "rollback":
-        rows.append(f"removed {len(result.removed)} files made by migrate")
+        rows.append(f"removed {plural(len(result.removed), 'file')} made by migrate")
     if result.refreshed:
         rows.append(f"index refreshed: {', '.join(result.refreshed)}")
     return "\n".join(rows)
+
+
+def _change(reduction: float) -> str:
+    """`63% less` when the tree shrank boot, `135% more` when it grew, `no change` otherwise."""
+    if round(reduction, 2) == 0:
+        return "no change"
+    return f"{reduction:.0%} less" if reduction > 0 else f"{-reduction:.0%} more"
 
 
 def boot_text(result: BootResult) -> str:
@@ -272,7 +281,7 @@ def distill_text(report: DistillReport) -> str:
 
 def janitor_text(report: JanitorReport) -> str:
     head = "dry run: would move" if report.dry_run else "moved"
-    rows = [f"{head} {len(report.moved)} expired block(s) (today {report.today})"]
+    rows = [f"{head} {plural(len(report.moved), 'expired block')} (today {report.today})"]
     for move in report.moved:
         first = move.text.splitlines()[0] if move.text else ""
         rows.append(f"  {move.source}:{move.line} → {move.archive}  {first}")
@@ -282,7 +291,7 @@ def janitor_text(report: JanitorReport) -> str:
 def maintain_text(report: MaintainReport) -> str:
     rows = []
     if report.janitor:
-        rows.append(f"janitor: moved {len(report.janitor.moved)} expired block(s)")
+        rows.append(f"janitor: moved {plural(len(report.janitor.moved), 'expired block')}")
     if report.distill:
         d = report.distill
         rows.append(f"distill: {len(d.added)} added, {len(d.merged)} merged, {d.unchanged} already there")

@@ -15,6 +15,7 @@ import re
 from collections import Counter
 from datetime import date
 
+from ..conventions import plural
 from ..errors import ConfigError
 from ..fsutil import atomic_write
 from . import entries
@@ -29,6 +30,7 @@ TITLES = {"profile.md": "Profile", "events.md": "Events", "knowledge.md": "Knowl
 SUMMARY_START, SUMMARY_END = "<!-- qmem:summary -->", "<!-- /qmem:summary -->"
 STATS_START, STATS_END = "<!-- qmem:stats -->", "<!-- /qmem:stats -->"
 _PROVENANCE = re.compile(r"\s\((\d{4}-\d{2}-\d{2}(?:, \d{4}-\d{2}-\d{2})*)\) \[log\]\(([^)\s]+)\)$")
+_CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]{2,}")
 _STOP = {"the", "and", "for", "with", "that", "this", "from", "have", "has", "are", "was", "were", "not",
          "but", "you", "your", "all", "use", "when", "into", "than", "then", "them", "they", "its", "our"}
 
@@ -166,12 +168,37 @@ def _summary(managed: list[Distilled]) -> str:
         for word in re.findall(r"[a-z][a-z0-9-]{3,}", item.entry.text.lower()):
             if word not in _STOP:
                 words[word] += 1
-        for run in re.findall(r"[\u4e00-\u9fff]{2,}", item.entry.text):
-            words.update(run[i:i + 2] for i in range(len(run) - 1))
+    words.update(cjk_terms([item.entry.text for item in managed]))
     last = max((d for item in managed for d in item.dates), default="-")
-    top = ", ".join(w for w, _ in sorted(words.items(), key=lambda kv: (-kv[1], kv[0]))[:6])
-    text = f"{len(managed)} entries · updated {last} · top terms: {top}"
+    top = ", ".join(w for w, _ in sorted(words.items(), key=lambda kv: (-kv[1], -len(kv[0]), kv[0]))[:6])
+    text = f"{plural(len(managed), 'entry')} · updated {last} · top terms: {top}"
     return text if len(text) <= 200 else text[:199].rstrip(", ") + "…"
+
+
+def cjk_terms(texts: list[str], longest: int = 8) -> Counter[str]:
+    """Chinese terms without a dictionary: the longest runs shared by several entries, and whole
+    short runs (up to `longest` characters) of the others; never a fragment that only ever
+    occurs inside one longer term (`私钥` counts, `钥泄` from `私钥泄露` does not).
+
+    Each term counts the entries that hold it."""
+    grams: Counter[str] = Counter()
+    whole: set[str] = set()
+    for text in texts:
+        seen: set[str] = set()
+        for run in _CJK_RUN.findall(text):
+            if len(run) <= longest:
+                whole.add(run)
+            for n in range(2, min(len(run), longest) + 1):
+                seen.update(run[i:i + n] for i in range(len(run) - n + 1))
+        grams.update(seen)
+    kept = {g: c for g, c in grams.items() if c >= 2 or g in whole}
+    covered = set()
+    for term, count in kept.items():
+        for n in range(2, len(term)):
+            for i in range(len(term) - n + 1):
+                if kept.get(term[i:i + n]) == count:
+                    covered.add(term[i:i + n])
+    return Counter({g: c for g, c in kept.items() if g not in covered})
 
 
 def _set_block(lines: list[str], start: str, end: str, content: str, after_title: bool) -> list[str]:

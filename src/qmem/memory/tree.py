@@ -4,7 +4,8 @@
     memory/domains/<domain>/_index.md           branch index: one entry per leaf
     memory/domains/<domain>/<slug>.md           leaf: one `##` section of the old MEMORY.md, verbatim
     memory/domains/.qmem-tree.json              what migrate created (for reindex and rollback)
-    MEMORY.md.bak                               the original, byte for byte
+    MEMORY.md.bak                               the original, byte for byte (the newest 3 backups
+                                                stay here; older ones go to memory/archive/backups/)
 
 An agent boots on the root (a few hundred tokens) and reaches any fact in three reads.
 Everything is built in a staging folder first; the switch-over replaces MEMORY.md last, so a
@@ -22,6 +23,7 @@ import time
 import xxhash
 
 from ..analysis import estimate_tokens
+from ..conventions import plural
 from ..errors import BadInputError, QmemError
 from ..fsutil import atomic_write
 from .tree_shape import (  # noqa: F401 - the tree's shape, re-exported for callers of this module
@@ -34,6 +36,7 @@ MANIFEST = ".qmem-tree.json"
 STAGING = ".qmem-staging"
 DEFAULT_MIN_TOKENS = 1000
 DEFAULT_ROOT_BUDGET = 400
+KEEP_BACKUPS = 3  # MEMORY.md.bak* kept beside MEMORY.md; older ones go to memory/archive/backups/
 
 
 class TreeError(QmemError):
@@ -195,7 +198,11 @@ def migrate(
     _stage(ws, leaves, indexes, root, manifest)
     _switch(ws)
     result.changed = True
-    result.message = f"moved {len(leaves)} sections into {len(branches)} domains; original kept as {result.backup}"
+    result.message = f"moved {plural(len(leaves), 'section')} into {plural(len(branches), 'domain')}; original kept as {result.backup}"
+    moved = prune_backups(ws, backup)
+    if moved:
+        result.message += (f"; {plural(len(moved), 'older backup')} moved to "
+                           f"{ws.rel(os.path.dirname(os.path.join(ws.root, moved[0])))}/")
     return result
 
 
@@ -211,14 +218,47 @@ def _branches_from_plan(the_plan: Plan) -> list[Branch]:
 
 def _backup(ws: Workspace, original: bytes) -> str:
     """MEMORY.md.bak, or .bak.2, .bak.3…; an existing backup with the same bytes is reused."""
+    for existing in backups(ws):
+        if _file_digest(existing) == digest(original):
+            return existing
     candidate, n = ws.memory_md + ".bak", 1
     while os.path.exists(candidate):
-        if _file_digest(candidate) == digest(original):
-            return candidate
         n += 1
         candidate = f"{ws.memory_md}.bak.{n}"
     atomic_write(candidate, original)
     return candidate
+
+
+def backups(ws: Workspace) -> list[str]:
+    """The `MEMORY.md.bak*` files beside MEMORY.md, newest first."""
+    try:
+        names = os.listdir(ws.root)
+    except OSError:
+        return []
+    found = [os.path.join(ws.root, n) for n in names
+             if n == "MEMORY.md.bak" or (n.startswith("MEMORY.md.bak.") and n[len("MEMORY.md.bak."):].isdigit())]
+    return sorted(found, key=lambda p: (-os.stat(p).st_mtime_ns, p))
+
+
+def prune_backups(ws: Workspace, keep_path: str, keep: int = KEEP_BACKUPS) -> list[str]:
+    """Keep the newest `keep` backups (always `keep_path`) beside MEMORY.md; move older ones to
+    memory/archive/backups/ (never deleted). Returns where each moved one went."""
+    found = backups(ws)
+    kept = [keep_path] + [p for p in found if p != keep_path][:keep - 1]
+    moved = []
+    for path in found:
+        if path in kept:
+            continue
+        stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(os.stat(path).st_mtime))
+        target = os.path.join(ws.archive, "backups", f"MEMORY.md.{stamp}.bak")
+        n = 1
+        while os.path.exists(target):
+            n += 1
+            target = os.path.join(ws.archive, "backups", f"MEMORY.md.{stamp}-{n}.bak")
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        os.replace(path, target)
+        moved.append(ws.rel(target))
+    return moved
 
 
 def _stage(ws: Workspace, leaves: dict[str, str], indexes: dict[str, str], root: str, manifest: dict) -> None:
