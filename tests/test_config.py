@@ -47,7 +47,7 @@ def test_load_expands_paths_and_defaults(tmp_path):
         ("[collections.main]\npath = '/x'\npaterns = ['*.md']\n", "collections.main.paterns", "unknown key"),
         ("[collections.'bad name']\npath = '/x'\n", "collections.bad name", "a name is"),
         ("[collections.main]\npath = '/x'\nexclude = [1]\n", "collections.main.exclude", "list of non-empty strings"),
-        ("[search]\nlimit = 0\n", "search.limit", "expected a number >= 1"),
+        ("[search]\nlimit = 0\n", "search.limit", "expected a whole number >= 1"),
         ("colections = 1\n", "colections", "unknown key"),
     ],
 )

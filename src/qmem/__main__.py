@@ -16,6 +16,12 @@ def main(argv: list[str] | None = None) -> None:
 
         sys.stdout.write(f"qmem {__version__}\n")
         sys.exit(0)
+    from .errors import EXIT_USAGE, non_utf8_argument
+
+    bad = non_utf8_argument(args)
+    if bad:
+        sys.stderr.write(f"qmem: argument {bad} is not valid UTF-8\n")
+        sys.exit(EXIT_USAGE)
     from .cli.fast import try_fast
 
     code = try_fast(args)

@@ -12,16 +12,17 @@ import json
 import os
 import re
 
-from .errors import ConfigError, NotFoundError
-from .fsutil import atomic_write
+from .errors import BadInputError, ConfigError, NotFoundError
+from .fsutil import atomic_write, glob_to_regex
 
 CONFIG_NAME = "collections.toml"
 DEFAULT_PATTERNS = ["MEMORY.md", "memory/**/*.md"]
 DEFAULT_LOCK_TIMEOUT = 30.0
 DEFAULT_LIMIT = 10
+MAX_LIMIT = 100_000  # results one search may return (`-n`, `[search] limit`)
 DEFAULT_SNIPPET_LINES = 3
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
-_CACHE_VERSION = 2
+_CACHE_VERSION = 3
 
 
 class Collection:
@@ -156,12 +157,42 @@ def _str_list(file: str, key: str, value: object) -> list[str]:
     return list(value)
 
 
-def _number(file: str, key: str, value: object, minimum: float) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < minimum:
-        raise _fail(file, key, f"expected a number >= {minimum:g}, got {value!r}")
-    return value
+def _globs(file: str, key: str, value: object) -> list[str]:
+    globs = _str_list(file, key, value)
+    problem = check_globs(globs)
+    if problem:
+        raise _fail(file, key, problem)
+    return globs
 
 
+def check_globs(globs: list[str]) -> str | None:
+    """Why one of `globs` cannot select files (bad class, not UTF-8, too long), or None."""
+    for glob in globs:
+        try:
+            re.compile(glob_to_regex(glob))
+        except BadInputError as exc:
+            return str(exc)
+        except re.error as exc:
+            return f"bad glob {glob!r}: {exc}"
+    return None
+
+
+def _number(file: str, key: str, value: object, minimum: float, maximum: float | None = None,
+            whole: bool = False) -> float:
+    """A finite number in [minimum, maximum] (a whole one when `whole`), else a ConfigError."""
+    ok = (not isinstance(value, bool) and isinstance(value, (int, float)) and value == value  # NaN != NaN
+          and minimum <= value <= (maximum if maximum is not None else float("inf")) and value != float("inf"))
+    if ok and whole and value != int(value):
+        ok = False
+    if not ok:
+        upper = f" and <= {maximum:g}" if maximum is not None else ""
+        kind = "a whole number" if whole else "a number"
+        raise _fail(file, key, f"expected {kind} >= {minimum:g}{upper}, got {value!r}")
+    return int(value) if whole else value
+
+
+# key → (minimum, maximum, whole number)
+_LIMITS = {"lock_timeout": (0, None, False), "limit": (1, MAX_LIMIT, True), "snippet_lines": (1, 1000, True)}
 _TOP_KEYS = {"data_dir", "collections", "index", "search"}
 _EXTENSION_TABLES = {"tree", "memory", "vector"}  # owned by the memory layer and later tiers
 _COLLECTION_KEYS = {"path", "patterns", "pattern", "exclude", "description", "embed"}
@@ -184,7 +215,7 @@ def _validated(file: str, raw: dict[str, object]) -> dict[str, object]:
         for key, value in section.items():
             if key not in keys:
                 raise _fail(file, f"{table}.{key}", f"unknown key (known: {', '.join(sorted(keys))})")
-            out[key] = _number(file, f"{table}.{key}", value, 0 if key == "lock_timeout" else 1)
+            out[key] = _number(file, f"{table}.{key}", value, *_LIMITS[key])
     collections = raw.get("collections", {})
     if not isinstance(collections, dict):
         raise _fail(file, "collections", "expected a table of collections")
@@ -208,8 +239,8 @@ def _validated(file: str, raw: dict[str, object]) -> dict[str, object]:
             raise _fail(file, f"{key}.embed", "expected true or false")
         out["collections"][name] = {  # type: ignore[index]
             "path": os.path.abspath(os.path.expanduser(path)),
-            "patterns": _str_list(file, f"{key}.patterns", patterns),
-            "exclude": _str_list(file, f"{key}.exclude", body.get("exclude", [])),
+            "patterns": _globs(file, f"{key}.patterns", patterns),
+            "exclude": _globs(file, f"{key}.exclude", body.get("exclude", [])),
             "description": description,
             "embed": body.get("embed", False),
         }
@@ -264,6 +295,9 @@ def add_collection(cfg: Config, coll: Collection) -> None:
     import tomlkit
 
     validate_name(coll.name)
+    problem = check_globs(coll.patterns + coll.exclude)
+    if problem:
+        raise BadInputError(problem)
     if coll.name in cfg.collections:
         raise ConfigError(f"collection {coll.name!r} already exists (root {cfg.collections[coll.name].path})")
 

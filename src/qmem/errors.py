@@ -38,3 +38,27 @@ class IndexBusyError(QmemError):
 
 class IndexMissingError(QmemError):
     """No index has been built yet for the configured collections."""
+
+
+def is_engine_panic(exc: BaseException) -> bool:
+    """A Rust panic raised through the engine's bindings (pyo3's PanicException derives from
+    BaseException, so `except Exception` misses it): faces catch it as an internal error."""
+    return type(exc).__name__ == "PanicException"
+
+
+def internal_message(exc: BaseException) -> str:
+    """The one line an unexpected failure is reported with."""
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    kind = "engine panic" if is_engine_panic(exc) else type(exc).__name__
+    return f"internal error: {kind}: {text}" if text else f"internal error: {kind}"
+
+
+def non_utf8_argument(argv: list[str]) -> str | None:
+    """The first command-line argument that is not valid UTF-8 (Python keeps such bytes as
+    lone surrogates, which nothing downstream can encode), shown escaped; None when all are."""
+    for arg in argv:
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError:
+            return ascii(arg)
+    return None

@@ -11,6 +11,8 @@ import fcntl
 import os
 import time
 
+from .errors import BadInputError
+
 _META = set(".^$*+?()[]{}|\\")
 
 
@@ -187,8 +189,17 @@ def glob_to_regex(pattern: str) -> str:
     """Translate a path glob into an anchored-by-caller regex that both Python and Rust accept.
 
     `**/` matches zero or more folders, `**` anything, `*` anything but `/`, `?` one
-    character but `/`, `[abc]` a class. Only characters special in both dialects are escaped.
+    character but `/`, `[abc]` / `[a-z]` a class, `[!abc]` its complement (never `/`); a `]`
+    right after `[` or `[!` is a literal. Every character inside a class is escaped, so no
+    class can turn into a regex set operation. A reversed range (`[z-a]`) or text that is not
+    UTF-8 raises BadInputError.
     """
+    try:
+        pattern.encode("utf-8")
+    except UnicodeEncodeError:
+        raise BadInputError(f"glob {ascii(pattern)} is not valid UTF-8") from None
+    if len(pattern) > MAX_GLOB:
+        raise BadInputError(f"glob of {len(pattern)} characters is too long (at most {MAX_GLOB})")
     out: list[str] = []
     i, n = 0, len(pattern)
     while i < n:
@@ -206,19 +217,54 @@ def glob_to_regex(pattern: str) -> str:
         elif c == "?":
             out.append("[^/]")
         elif c == "[":
-            end = pattern.find("]", i + 2)
-            if end == -1:
+            klass = _glob_class(pattern, i)
+            if klass is None:
                 out.append("\\[")
             else:
-                body = pattern[i + 1 : end]
-                negate = body.startswith("!")
-                body = body[1:] if negate else body
-                body = "".join("\\" + ch if ch in "\\[]^" else ch for ch in body)
-                out.append(("[^" if negate else "[") + body + "]")
-                i = end
+                out.append(klass[0])
+                i = klass[1]
         elif c in _META:
             out.append("\\" + c)
         else:
             out.append(c)
         i += 1
     return "".join(out)
+
+
+MAX_GLOB = 1000
+_CLASS_META = set("\\[]^-&~|")  # special inside a class in Python or Rust (set operations)
+
+
+def _class_char(ch: str) -> str:
+    return "\\" + ch if ch in _CLASS_META else ch
+
+
+def _glob_class(pattern: str, i: int) -> tuple[str, int] | None:
+    """The regex class for the glob class opening at `pattern[i]` and the index of its `]`,
+    or None when it never closes (the `[` is then a literal)."""
+    j = i + 1
+    negate = j < len(pattern) and pattern[j] == "!"
+    if negate:
+        j += 1
+    first = j
+    if j < len(pattern) and pattern[j] == "]":
+        j += 1  # a literal ']' first in the class
+    end = pattern.find("]", j)
+    if end == -1:
+        return None
+    body = pattern[first:end]
+    items: list[str] = []
+    k = 0
+    while k < len(body):
+        if k + 2 < len(body) and body[k + 1] == "-":
+            low, high = body[k], body[k + 2]
+            if low > high:
+                raise BadInputError(f"bad glob {pattern!r}: range {low}-{high} is reversed")
+            items.append(f"{_class_char(low)}-{_class_char(high)}")
+            k += 3
+            continue
+        items.append(_class_char(body[k]))
+        k += 1
+    if negate:
+        return "[^/" + "".join(items) + "]", end
+    return "[" + "".join(items) + "]", end

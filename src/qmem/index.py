@@ -237,3 +237,18 @@ def _any_of(schema: tantivy.Schema, field: str, values: list[str]) -> tantivy.Qu
     if len(values) == 1:
         return Q.term_query(schema, field, values[0])
     return Q.boolean_query([(SHOULD, Q.term_query(schema, field, v)) for v in values])
+
+
+def path_regex_problem(regex: str) -> str | None:
+    """Why the index cannot run `regex` on paths (too many automaton states, bad syntax), or None."""
+    try:
+        Q.regex_query(_path_schema(), "path", regex)
+    except ValueError as exc:
+        return str(exc).split("RegexQueryError: ", 1)[-1].strip("'").splitlines()[0]
+    return None
+
+
+def _path_schema() -> tantivy.Schema:
+    builder = tantivy.SchemaBuilder()
+    builder.add_text_field("path", tokenizer_name="raw")
+    return builder.build()

@@ -11,7 +11,7 @@ import functools
 import inspect
 
 from . import catalog, config, retrieve, search
-from .errors import BadInputError, QmemError
+from .errors import BadInputError, QmemError, internal_message, is_engine_panic
 from .memory import boot as boot_mod
 from .memory import daily
 from .memory.workspace import resolve
@@ -132,6 +132,10 @@ def build(memory: Memory):  # noqa: ANN201 - mcp.server.mcpserver.MCPServer
                     return fn(*args, **kwargs)
                 except QmemError as exc:
                     raise ToolError(str(exc)) from None
+                except BaseException as exc:  # a Rust panic must not take the server down
+                    if not is_engine_panic(exc):
+                        raise
+                    raise ToolError(internal_message(exc)) from None
             return server.tool(description=description, structured_output=True)(call)
         return wrap
 

@@ -16,7 +16,7 @@ import sys
 import xxhash
 
 from . import catalog, config, render, retrieve, search, sync
-from .errors import EXIT_INTERNAL, EXIT_USAGE, QmemError
+from .errors import EXIT_INTERNAL, EXIT_USAGE, QmemError, internal_message, is_engine_panic, non_utf8_argument
 
 NO_VECTORS = "qmem-qmd: the vector tier is not installed in qmem; use `search` (BM25) instead"
 
@@ -110,13 +110,22 @@ def run(argv: list[str]) -> int:
 
 
 def main() -> None:
+    bad = non_utf8_argument(sys.argv[1:])
+    if bad:
+        sys.stderr.write(f"qmem-qmd: argument {bad} is not valid UTF-8\n")
+        sys.exit(EXIT_USAGE)
     try:
         code = run(sys.argv[1:])
     except QmemError as exc:
         sys.stderr.write(f"qmem-qmd: {exc}\n")
         code = exc.exit_code
     except Exception as exc:  # never a traceback for a tool driving us
-        sys.stderr.write(f"qmem-qmd: internal error: {type(exc).__name__}: {exc}\n")
+        sys.stderr.write(f"qmem-qmd: {internal_message(exc)}\n")
+        code = EXIT_INTERNAL
+    except BaseException as exc:  # a Rust panic is not an Exception
+        if not is_engine_panic(exc):
+            raise
+        sys.stderr.write(f"qmem-qmd: {internal_message(exc)}\n")
         code = EXIT_INTERNAL
     sys.exit(code)
 

@@ -10,10 +10,10 @@ import os
 import time
 
 from . import query as query_mod
-from .config import Config
+from .config import MAX_LIMIT, Config
 from .errors import BadInputError
 from .fsutil import glob_to_regex
-from .index import body_hash, compile_query, open_reader
+from .index import body_hash, compile_query, open_reader, path_regex_problem
 from .conventions import TYPE_NAMES
 from .snippets import Snippet, make_snippet
 
@@ -127,7 +127,11 @@ def parse_day(value: str, today: date | None = None) -> int:
 def path_filter_regex(glob: str) -> str:
     """A path glob as an anchored regex; a glob without '/' matches in any folder."""
     regex = glob_to_regex(glob)
-    return regex if "/" in glob else f"(?:.*/)?{regex}"
+    regex = regex if "/" in glob else f"(?:.*/)?{regex}"
+    problem = path_regex_problem(regex)
+    if problem:
+        raise BadInputError(f"--path {glob!r}: the index cannot use this glob ({problem}); simplify it")
+    return regex
 
 
 def build_form(text: str, options: SearchOptions) -> query_mod.QueryForm:
@@ -165,8 +169,7 @@ class Reader:
 def search(cfg: Config, text: str, options: SearchOptions | None = None, reader: Reader | None = None) -> list[Hit]:
     """Ranked hits for `text` across the selected collections (all by default)."""
     options = options or SearchOptions()
-    if options.limit < 1:
-        raise BadInputError("the number of results must be at least 1")
+    check_limit(options.limit)
     cfg.select(options.collections)  # unknown names fail before touching the index
     form = build_form(text, options)
     last_error: Exception | None = None
@@ -183,6 +186,13 @@ def search(cfg: Config, text: str, options: SearchOptions | None = None, reader:
     raise last_error  # type: ignore[misc]
 
 
+def check_limit(limit: int) -> None:
+    """Refuse a result count below 1 or above MAX_LIMIT (a huge count would size the engine's
+    top-k heap, or overflow its unsigned argument)."""
+    if limit < 1 or limit > MAX_LIMIT:
+        raise BadInputError(f"the number of results must be between 1 and {MAX_LIMIT}, got {limit}")
+
+
 def ranked_docs(cfg: Config, form: query_mod.QueryForm, limit: int,
                 reader: Reader | None = None) -> list[tuple[float, dict]]:
     """(BM25 score, stored fields) of the best `limit` sections for a query form."""
@@ -191,6 +201,9 @@ def ranked_docs(cfg: Config, form: query_mod.QueryForm, limit: int,
     if compiled is None:
         return []
     searcher = index.searcher()
+    limit = min(limit, searcher.num_docs)  # the top-k heap is sized by the limit
+    if limit < 1:
+        return []
     return [(score, searcher.doc(address).to_dict())
             for score, address in searcher.search(compiled, limit, count=False).hits]
 

@@ -9,7 +9,7 @@ import os
 import sys
 import time
 
-from ..errors import EXIT_INTERNAL, BadInputError, QmemError
+from ..errors import EXIT_INTERNAL, BadInputError, QmemError, internal_message, is_engine_panic
 
 FORMATS = ("text", "json", "files", "md", "openclaw")
 
@@ -49,7 +49,12 @@ def guarded(action: object) -> int:
     except Exception as exc:  # the last line of defence: never a traceback by default
         if os.environ.get("QMEM_DEBUG"):
             raise
-        err(f"internal error: {type(exc).__name__}: {exc} (QMEM_DEBUG=1 shows the traceback)")
+        err(f"{internal_message(exc)} (QMEM_DEBUG=1 shows the traceback)")
+        return EXIT_INTERNAL
+    except BaseException as exc:  # a Rust panic from the engine is not an Exception
+        if not is_engine_panic(exc) or os.environ.get("QMEM_DEBUG"):
+            raise
+        err(f"{internal_message(exc)} (QMEM_DEBUG=1 shows the traceback)")
         return EXIT_INTERNAL
 
 
@@ -145,6 +150,7 @@ def run_search(args: SearchArgs) -> int:
         min_score=args.min_score,
         snippet_lines=0 if args.fmt == "files" else cfg.snippet_lines,
     )
+    search.check_limit(options.limit)
     if not text and not (options.types or options.since or options.until or options.path):
         raise BadInputError("give a query, or a filter (--type, --since, --until, --path) to list sections")
     if args.refresh:

@@ -1,0 +1,150 @@
+"""Every input a user or a config can give is answered: a result, or one line and exit 2.
+
+Issue 10, findings 5 (values that crashed), 13 (errors longer than a line) and 14 (silent
+no-ops). Children run in subprocesses where a failure would abort the interpreter.
+"""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+
+from .conftest import PYTHON, subprocess_env
+
+
+@pytest.fixture
+def indexed(cli, workspace):
+    assert cli("collection", "create", "main", str(workspace)).code == 0
+    return workspace
+
+
+def one_line_exit_2(result) -> None:  # noqa: ANN001
+    assert result.code == 2, result
+    assert result.err.count("\n") == 1 and result.err.startswith("qmem: "), result
+    assert "Traceback" not in result.err and "panicked" not in result.err
+
+
+def run_child(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([PYTHON, "-m", "qmem", *args], capture_output=True, text=True, env=subprocess_env(), timeout=60)
+
+
+# -- finding 5: values that crashed the engine ---------------------------------------------------
+
+def test_huge_or_bad_result_counts_are_refused_in_one_line(cli, indexed):
+    for n in ("18446744073709551615", "99999999999999999"):  # a Rust panic; an allocation abort (134)
+        child = run_child("search", "backup", "-n", n)
+        assert child.returncode == 2, child
+        assert child.stderr.count("\n") == 1 and "between 1 and" in child.stderr, child.stderr
+    for n in ("100001", "0", "-3", "99999999999999999999999"):
+        for argv in (["search", "backup", "-n", n], ["search", "backup", f"--limit={n}", "--json"],
+                     ["vsearch", "backup", "-n", n]):
+            result = cli(*argv)
+            one_line_exit_2(result)
+            assert "between 1 and" in result.err
+
+
+def test_largest_allowed_count_answers(cli, indexed):
+    result = cli("search", "backup", "-n", "100000", "--files")
+    assert result.code == 0 and result.out.strip(), result
+
+
+def test_bad_path_globs_are_one_line_exit_2(cli, indexed):
+    for glob in ("[z-a]", "a" * 3000, "**a????????????????????", "\udcff*"):
+        one_line_exit_2(cli("search", "backup", "--path", glob))
+        one_line_exit_2(cli("search", "--path", glob, "--json"))
+
+
+@pytest.mark.parametrize(("glob", "matches"), [("[!]]*", True), ("[]M]EMORY.md", True), ("[!M]EMORY.md", False),
+                                                ("memory/[0-9][0-9][0-9][0-9]-*", True), ("[a-c&&b]*.md", False)])
+def test_glob_classes_follow_glob_rules(cli, indexed, glob, matches):
+    result = cli("search", "--path", glob, "--files", "-n", "50")
+    assert result.code == 0, result
+    assert bool(result.out.strip()) is matches, result
+
+
+def test_glob_translation():
+    import re
+
+    from qmem.errors import BadInputError
+    from qmem.fsutil import glob_to_regex
+
+    assert re.fullmatch(glob_to_regex("[!]]"), "a") and not re.fullmatch(glob_to_regex("[!]]"), "]")
+    assert re.fullmatch(glob_to_regex("[]]"), "]")
+    assert not re.fullmatch(glob_to_regex("[!a]"), "/")  # a class never crosses a folder
+    assert re.fullmatch(glob_to_regex("[a&&b]"), "&")  # no regex set operation sneaks in
+    assert re.fullmatch(glob_to_regex("[^x]"), "^")
+    for bad in ("[z-a]", "x" * 5000, "\udcff"):
+        with pytest.raises(BadInputError):
+            glob_to_regex(bad)
+
+
+def test_bad_numbers_in_the_config_are_one_line_exit_2(cli, indexed):
+    good = open(_config_file(), encoding="utf-8").read()
+    for key, value in (("limit", "inf"), ("limit", "nan"), ("limit", "1e20"), ("limit", "-inf"), ("limit", "0"),
+                       ("limit", "2.5"), ("limit", "100001"), ("snippet_lines", "inf")):
+        with open(_config_file(), "w", encoding="utf-8") as handle:
+            handle.write(f"{good}\n[search]\n{key} = {value}\n")
+        for argv in (["search", "backup"], ["status"], ["collection", "list"]):
+            result = cli(*argv)
+            one_line_exit_2(result)
+            assert f"search.{key}" in result.err
+    with open(_config_file(), "w", encoding="utf-8") as handle:
+        handle.write(f"{good}\n[index]\nlock_timeout = nan\n")
+    one_line_exit_2(cli("index"))
+
+
+def test_bad_globs_in_the_config_are_one_line_exit_2(cli, workspace):
+    for key in ("patterns", "exclude"):
+        for glob in ("[z-a]", "a" * 1200):
+            with open(_config_file(), "w", encoding="utf-8") as handle:
+                handle.write(f'[collections.main]\npath = "{workspace}"\n{key} = ["{glob}"]\n')
+            for argv in (["search", "backup"], ["index"], ["get", "MEMORY.md"]):
+                result = cli(*argv)
+                one_line_exit_2(result)
+                assert f"collections.main.{key}" in result.err
+
+
+def test_bad_globs_on_create_are_refused(cli, workspace):
+    one_line_exit_2(cli("collection", "create", "main", str(workspace), "--pattern", "[z-a]"))
+    one_line_exit_2(cli("collection", "create", "main", str(workspace), "--exclude", "[!b-a]"))
+    assert "main" not in cli("collection", "list").out
+
+
+def _config_file() -> str:
+    import os
+
+    path = os.environ["QMEM_CONFIG"]
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    return path
+
+
+def test_arguments_that_are_not_utf8_are_one_line_exit_2(indexed):
+    for argv in (["search", "\udcff"], ["get", "MEMORY\udcff.md"], ["collection", "show", "x\udcff"]):
+        child = subprocess.run([PYTHON, "-m", "qmem", *argv], capture_output=True, env=subprocess_env(), timeout=60)
+        assert child.returncode == 2, child
+        assert child.stderr.count(b"\n") == 1 and b"not valid UTF-8" in child.stderr, child.stderr
+
+
+def test_a_rust_panic_is_one_line_not_a_traceback(indexed, capsys):
+    """pyo3's PanicException is a BaseException: the faces' last line of defence catches it."""
+    import tantivy
+
+    from qmem import config, index
+    from qmem.cli.common import guarded
+
+    idx = index.open_reader(config.load().data_dir)
+
+    def panic() -> None:
+        idx.searcher().search(tantivy.Query.all_query(), 18446744073709551615)
+
+    assert guarded(panic) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("qmem: internal error: engine panic"), err
+
+
+def test_qmd_face_refuses_huge_counts_in_one_line(indexed):
+    child = subprocess.run([PYTHON, "-c", "from qmem.qmd import main; main()", "search", "backup", "-n",
+                            "18446744073709551615"], capture_output=True, text=True, env=subprocess_env(), timeout=60)
+    assert child.returncode == 2, child
+    assert child.stderr.count("\n") == 1 and child.stderr.startswith("qmem-qmd: "), child.stderr
