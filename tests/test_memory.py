@@ -192,7 +192,10 @@ def test_distill_into_a_tree_and_custom_routes(tmp_path):
     daily.remember(ws, "rotate the deploy key", type_="!", day=D)
     daily.remember(ws, "prefers tea in the afternoon", type_="P", day=D)
     distill.distill(ws, days=1, today=D, memory_config={"distill": {"P": "memory/people.md"}})
-    assert "rotate the deploy key" in open(os.path.join(ws.domains, "security", "security.md"), encoding="utf-8").read()
+    leaf = open(os.path.join(ws.domains, "security", "security.md"), encoding="utf-8").read()
+    assert "rotate the deploy key" not in leaf  # migrate's leaf stays as migrate wrote it
+    assert "rotate the deploy key" in open(os.path.join(ws.domains, "security", "security-distilled.md"),
+                                           encoding="utf-8").read()
     assert "prefers tea" in open(os.path.join(ws.memory_dir, "people.md"), encoding="utf-8").read()
     assert tree.reindex(ws).changed or True
     root_text = open(ws.memory_md, encoding="utf-8").read()

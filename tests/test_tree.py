@@ -59,6 +59,7 @@ def check_invariants(ws: tree.Workspace, original: str, budget: int = tree.DEFAU
         assert f"memory/domains/{branch.name}/{tree.INDEX_NAME}" in root
     manifest = tree.load_manifest(ws)
     assert manifest and manifest["root_digest"] == tree.digest(root.encode("utf-8"))
+    assert tree.reassemble(ws) == original.encode("utf-8")  # root + leaves give back every byte, in order
     if tree.root_index(tree.pinned_core(tree.plan(original, {})), [], budget)[1]:
         assert estimate_tokens(root) <= budget
 
@@ -73,7 +74,7 @@ def test_hand_written_memory_migrates_and_rolls_back_byte_identical(tmp_path):
     assert result.reduction > 0.6
     check_invariants(ws, original)
     root = open(ws.memory_md, encoding="utf-8").read()
-    assert root.startswith("# Memory Index\n") and "## [pin] Core rules" in root
+    assert root.startswith("# MEMORY.md — long-term memory of Lin's assistant\n") and "## [pin] Core rules" in root
     assert set(result.domains) >= {"identity", "business", "infrastructure", "security", "dates", "legal"}
     assert (tmp_path / "ws" / "memory" / "2026-02-28.md").read_bytes() == daily  # daily logs never move
     assert (tmp_path / "ws" / "MEMORY.md.bak").read_text(encoding="utf-8") == original
@@ -197,9 +198,14 @@ def test_reindex_picks_up_hand_edits_and_nested_subdomains(tmp_path):
     root = open(ws.memory_md, encoding="utf-8").read()
     assert "memory/domains/legal/" not in root and "## [pin] Core rules" in root
     assert not tree.reindex(ws, day=DAY).changed  # idempotent
-    back = tree.rollback(ws)
-    assert any("hand" in w for w in back.warnings)
-    assert os.path.exists(os.path.join(infra, "cloud", "hetzner.md"))  # not ours: kept
+    with pytest.raises(tree.TreeError, match="hetzner.md \\(added\\)"):
+        tree.rollback(ws)  # a file migrate did not write: refused without --force
+    back = tree.rollback(ws, force=True)
+    rescued = os.path.join(ws.root, back.rescue, "domains", "infrastructure", "cloud", "hetzner.md")
+    assert "three servers in Falkenstein" in open(rescued, encoding="utf-8").read()  # not ours: kept, named
+    assert os.path.exists(os.path.join(ws.root, back.rescue, "domains", "business", "legal.md"))
+    assert not os.path.exists(ws.domains)  # nothing stranded: the next migrate can run
+    assert tree.migrate(ws, day=DAY).changed
 
 
 def test_rollback_refuses_edited_leaves_unless_forced_and_rescues_them(tmp_path):

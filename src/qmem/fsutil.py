@@ -9,6 +9,7 @@ from __future__ import annotations
 import errno
 import fcntl
 import os
+import stat
 import time
 
 from .errors import BadInputError
@@ -171,6 +172,26 @@ def rewrite_locked(path: str, change: object, timeout: float = 10.0) -> bool:
 def is_inside(root: str, path: str) -> bool:
     """True when the real path `path` lies inside the real folder `root` (or is it)."""
     return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def write_problem(root: str, path: str) -> str:
+    """Why writing `path` would leave the folder `root` or hit something other than a regular
+    file (a symlink, a FIFO, a folder); "" when it is safe. Nothing is opened."""
+    real_root = os.path.realpath(root)
+    parent = os.path.realpath(os.path.dirname(os.path.abspath(path)))
+    if not is_inside(real_root, parent):
+        return "its folder lies outside the workspace"
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return ""
+    except OSError as exc:
+        return f"cannot be checked ({exc.strerror})"
+    if stat.S_ISLNK(mode):
+        return "is a symbolic link"
+    if not stat.S_ISREG(mode):
+        return "is not a regular file"
+    return ""
 
 
 def resolve_inside(root: str, rel: str) -> str | None:

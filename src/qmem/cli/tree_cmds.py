@@ -59,15 +59,18 @@ def tree_reindex(
     root_budget: BudgetOpt = 400,
     as_json: JsonOpt = False,
 ) -> None:
-    """Regenerate the _index.md files and the root from the leaves on disk; never moves leaves."""
-    _tree(ctx, as_json, lambda tree, cfg: tree.reindex(tree.Workspace(workspace), root_budget=root_budget))
+    """Regenerate the _index.md files and the root from the leaves on disk; never moves leaves.
+
+    Sections appended to MEMORY.md since are moved into new leaves (named in the output)."""
+    _tree(ctx, as_json, lambda tree, cfg: tree.reindex(tree.Workspace(workspace), root_budget=root_budget,
+                                                       tree_config=table(cfg, "tree"), config_file=cfg.file))
 
 
 @tree_app.command("rollback")
 def tree_rollback(
     ctx: typer.Context,
     workspace: WorkspaceArg = None,
-    force: Annotated[bool, typer.Option("--force", help="Roll back even if leaves were edited (they go to memory/rescue-*/).")] = False,
+    force: Annotated[bool, typer.Option("--force", help="Roll back even if the root or leaves were edited or files added (they go to memory/rescue-*/).")] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Restore the original MEMORY.md byte for byte; remove only what migrate created."""

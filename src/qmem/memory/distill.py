@@ -4,8 +4,15 @@ Each `[X]` entry goes to the topic file of its type (P → profile.md, E → eve
 K → knowledge.md, B → behaviors.md, S → skills.md, ! → security.md under memory/, or under
 the matching domain folder of a bonsai tree; `[memory.distill]` in the config overrides).
 A distilled line keeps its provenance: `- [K] text (2026-02-27, 2026-02-28) [log](2026-02-28.md)`.
-Near-duplicates merge (newest wording, every date kept). Untyped entries stay in the log;
-daily logs are only read. Running it twice changes nothing the second time.
+Near-duplicates merge (newest wording, every date kept), across every topic file: an entry
+already distilled anywhere is never written twice. Untyped and expired entries stay in the
+log; daily logs are only read. Running it twice changes nothing the second time.
+
+Each file is read, merged and replaced under the lock `remember` and `janitor` take, so a
+concurrent writer's lines are never lost. Only the lines distill manages and its summary
+block change; every other byte (CRLF, BOM, odd separators, no final newline) stays. In a
+bonsai tree, distill never writes into a leaf migrate made (it uses `<topic>-distilled.md`
+beside it) and keeps the `qmem:stats` block in the root, above the domain list.
 """
 
 from __future__ import annotations
@@ -16,10 +23,13 @@ from collections import Counter
 from datetime import date
 
 from ..conventions import plural
-from ..errors import ConfigError
-from ..fsutil import atomic_write
+from ..errors import ConfigError, QmemError
+from ..fsutil import rewrite_locked
 from . import entries
-from .workspace import Workspace, read_text
+from . import tree as tree_mod
+from .workspace import (  # noqa: F401 - the markers are re-exported for callers of this module
+    PROVENANCE, STATS_END, STATS_START, SUMMARY_END, SUMMARY_START, Workspace, bare, line_ending, raw_lines,
+)
 
 ROUTES = {"P": "profile.md", "E": "events.md", "K": "knowledge.md", "B": "behaviors.md", "S": "skills.md",
           "!": "security.md"}
@@ -27,9 +37,7 @@ TREE_DOMAINS = {"P": "identity", "E": "general", "K": "general", "B": "agents", 
                 "!": "security"}
 TITLES = {"profile.md": "Profile", "events.md": "Events", "knowledge.md": "Knowledge",
           "behaviors.md": "Behaviors", "skills.md": "Skills", "security.md": "Security"}
-SUMMARY_START, SUMMARY_END = "<!-- qmem:summary -->", "<!-- /qmem:summary -->"
-STATS_START, STATS_END = "<!-- qmem:stats -->", "<!-- /qmem:stats -->"
-_PROVENANCE = re.compile(r"\s\((\d{4}-\d{2}-\d{2}(?:, \d{4}-\d{2}-\d{2})*)\) \[log\]\(([^)\s]+)\)$")
+_PROVENANCE = PROVENANCE
 _CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]{2,}")
 _STOP = {"the", "and", "for", "with", "that", "this", "from", "have", "has", "are", "was", "were", "not",
          "but", "you", "your", "all", "use", "when", "into", "than", "then", "them", "they", "its", "our"}
@@ -57,11 +65,13 @@ class DistillReport:
         self.merged: list[dict[str, str]] = []
         self.unchanged = 0
         self.untyped = 0
+        self.expired = 0
         self.files: list[str] = []
+        self.warnings: list[str] = []
 
     def to_dict(self) -> dict[str, object]:
         return {"dry_run": self.dry_run, "added": self.added, "merged": self.merged, "unchanged": self.unchanged,
-                "untyped": self.untyped, "files": self.files}
+                "untyped": self.untyped, "expired": self.expired, "files": self.files, "warnings": self.warnings}
 
 
 def routes(ws: Workspace, memory_config: dict[str, object] | None, config_file: str = "") -> dict[str, str]:
@@ -70,9 +80,13 @@ def routes(ws: Workspace, memory_config: dict[str, object] | None, config_file: 
     if not isinstance(custom, dict):
         raise ConfigError(f"config {config_file}: memory.distill: expected a table of type = \"path\"")
     out = {}
+    migrated = _migrate_leaves(ws)
     for letter, name in ROUTES.items():
         if ws.has_tree:
-            out[letter] = os.path.join(ws.domains, TREE_DOMAINS[letter], name)
+            rel = f"{TREE_DOMAINS[letter]}/{name}"
+            if rel in migrated:  # never edit what migrate wrote: rollback gives it back as it was
+                rel = f"{rel[:-3]}-distilled.md"
+            out[letter] = os.path.join(ws.domains, rel)
         else:
             out[letter] = os.path.join(ws.memory_dir, name)
     for letter, path in custom.items():
@@ -83,6 +97,16 @@ def routes(ws: Workspace, memory_config: dict[str, object] | None, config_file: 
     return out
 
 
+def _migrate_leaves(ws: Workspace) -> set[str]:
+    if not ws.has_tree:
+        return set()
+    try:
+        manifest = tree_mod.load_manifest(ws)
+    except tree_mod.TreeError:
+        return set()
+    return set((manifest or {}).get("leaves", {}))
+
+
 def distill(ws: Workspace, *, days: int = 3, today: date | None = None, dry_run: bool = False,
             memory_config: dict[str, object] | None = None, config_file: str = "") -> DistillReport:
     today = today or date.today()
@@ -90,15 +114,23 @@ def distill(ws: Workspace, *, days: int = 3, today: date | None = None, dry_run:
     targets = routes(ws, memory_config, config_file)
     incoming: dict[str, list[tuple[entries.Entry, str, str]]] = {}
     for day, log in sorted(ws.recent_logs(days, today)):  # oldest first: newer wording wins
-        for line in read_text(log).splitlines():
-            entry = entries.parse_line(line)
+        text, problem = ws.read(log)
+        if text is None:
+            report.warnings.append(f"{ws.rel(log)}: {problem}, skipped")
+            continue
+        for line in raw_lines(text):
+            entry = entries.parse_line(bare(line))
             if entry is None:
                 continue
             if not entry.type:
                 report.untyped += 1
                 continue
+            if entry.expires and entry.expires < today.isoformat():  # the janitor's, not ours to copy
+                report.expired += 1
+                continue
             incoming.setdefault(targets[entry.type], []).append((entry, day.isoformat(), log))
-    for target, items in sorted(incoming.items()):
+    placed = _place(ws, incoming, report)
+    for target, items in sorted(placed.items()):
         if _merge_into(ws, target, items, report):
             report.files.append(ws.rel(target))
     if report.files and not dry_run:
@@ -106,10 +138,63 @@ def distill(ws: Workspace, *, days: int = 3, today: date | None = None, dry_run:
     return report
 
 
+def _place(ws: Workspace, incoming: dict[str, list[tuple[entries.Entry, str, str]]],
+           report: DistillReport) -> dict[str, list[tuple[entries.Entry, str, str]]]:
+    """Each entry goes where it was distilled before (any topic file), else to its route. An
+    entry already kept in a file distill must not write (a migrate leaf) is left alone."""
+    migrated = {os.path.join(ws.domains, rel) for rel in _migrate_leaves(ws)}
+    kept: dict[str, list[Distilled]] = {}
+    for path in dict.fromkeys(ws.topic_files() + sorted(incoming)):
+        text, _ = ws.read(path)
+        kept[path] = _managed([bare(line) for line in raw_lines(text or "")])
+    placed: dict[str, list[tuple[entries.Entry, str, str]]] = {}
+    for target, items in sorted(incoming.items()):
+        for item in items:
+            home = next((path for path, managed in kept.items() if path != target
+                         and any(entries.similar(m.entry.text, item[0].text) for m in managed)), None)
+            if home in migrated:
+                report.unchanged += 1
+                continue
+            placed.setdefault(home or target, []).append(item)
+    return placed
+
+
 def _merge_into(ws: Workspace, target: str, items: list[tuple[entries.Entry, str, str]], report: DistillReport) -> bool:
-    text = read_text(target)
-    lines = text.splitlines()
-    managed = _managed(lines)
+    """Merge `items` into `target` under its lock, re-reading it there; True when it changed."""
+    try:
+        ws.check_write(target)
+    except QmemError as exc:
+        report.warnings.append(str(exc))
+        return False
+    text, problem = ws.read(target)
+    if text is None:
+        report.warnings.append(f"{ws.rel(target)}: {problem}, skipped")
+        return False
+    if report.dry_run:
+        return _merged_text(ws, target, text, items, report) != text
+    outcome: list[DistillReport] = []
+
+    def change(current: str) -> str:
+        scratch = DistillReport(False)  # the lock may be retried: count only the last attempt
+        outcome[:] = [scratch]
+        return _merged_text(ws, target, current, items, scratch)
+
+    try:
+        changed = rewrite_locked(target, change)
+    except UnicodeDecodeError as exc:
+        report.warnings.append(f"{ws.rel(target)}: not UTF-8 (byte {exc.start}), skipped")
+        return False
+    if outcome:
+        report.added += outcome[0].added
+        report.merged += outcome[0].merged
+        report.unchanged += outcome[0].unchanged
+    return changed
+
+
+def _merged_text(ws: Workspace, target: str, text: str, items: list[tuple[entries.Entry, str, str]],
+                 report: DistillReport) -> str:
+    raw = raw_lines(text)
+    managed = _managed([bare(line) for line in raw])
     for entry, day, log in items:
         link = os.path.relpath(log, os.path.dirname(target)).replace(os.sep, "/")
         match = next((m for m in managed if entries.similar(m.entry.text, entry.text)), None)
@@ -125,12 +210,7 @@ def _merge_into(ws: Workspace, target: str, items: list[tuple[entries.Entry, str
         if newer:
             match.entry, match.log = entry, link
         report.merged.append({"file": ws.rel(target), "entry": entry.render(), "dates": ", ".join(sorted(match.dates))})
-    new_text = _render_file(target, lines, managed)
-    if new_text == text:
-        return False
-    if not report.dry_run:
-        atomic_write(target, new_text)
-    return True
+    return _render_file(target, raw, managed)
 
 
 def _managed(lines: list[str]) -> list[Distilled]:
@@ -145,20 +225,23 @@ def _managed(lines: list[str]) -> list[Distilled]:
     return out
 
 
-def _render_file(target: str, lines: list[str], managed: list[Distilled]) -> str:
+def _render_file(target: str, raw: list[str], managed: list[Distilled]) -> str:
+    """The file with its managed lines rewritten in place and new ones appended; every other
+    line keeps its bytes and its ending."""
     name = os.path.basename(target)
-    if not lines:
-        lines = [f"# {TITLES.get(name, name[:-3].replace('-', ' ').title())}", ""]
-    lines = list(lines)
+    if not raw:
+        raw = [f"# {TITLES.get(name, name[:-3].replace('-', ' ').title())}\n", "\n"]
+    eol = line_ending(raw)
+    raw = list(raw)
     for item in managed:
         if item.line >= 0:
-            lines[item.line] = item.render()
-    additions = [item.render() for item in managed if item.line < 0]
-    while lines and not lines[-1].strip():
-        lines.pop()
-    lines.extend(additions)
-    body = _set_block(lines, SUMMARY_START, SUMMARY_END, _summary(managed), after_title=True)
-    return "\n".join(body) + "\n"
+            ending = raw[item.line][len(bare(raw[item.line])):]
+            raw[item.line] = item.render() + ending
+    additions = [item.render() + eol for item in managed if item.line < 0]
+    if additions and raw and not raw[-1].endswith(("\n", "\r")):
+        raw[-1] += eol
+    raw += additions
+    return "".join(_set_block(raw, SUMMARY_START, SUMMARY_END, _summary(managed), eol, after_title=True))
 
 
 def _summary(managed: list[Distilled]) -> str:
@@ -201,39 +284,59 @@ def cjk_terms(texts: list[str], longest: int = 8) -> Counter[str]:
     return Counter({g: c for g, c in kept.items() if g not in covered})
 
 
-def _set_block(lines: list[str], start: str, end: str, content: str, after_title: bool) -> list[str]:
-    """Replace the marked block, or insert it (after the `#` title, or at the end)."""
-    block = [start, content, end]
+def _set_block(raw: list[str], start: str, end: str, content: str, eol: str, after_title: bool) -> list[str]:
+    """Replace the marked block in raw lines, or insert it (after the `#` title, or at the end)."""
+    lines = [bare(line) for line in raw]
     if start in lines and end in lines[lines.index(start):]:
         a = lines.index(start)
         b = lines.index(end, a)
-        return lines[:a] + block + lines[b + 1:]
+        ends = [raw[i][len(lines[i]):] or eol for i in (a, b)]
+        return raw[:a] + [start + ends[0], content + ends[0], end + ends[1]] + raw[b + 1:]
+    block = [start + eol, content + eol, end + eol]
     title = next((i for i, line in enumerate(lines) if line.startswith("# ")), None) if after_title else None
     if title is not None:
-        rest = lines[title + 1:]
-        gap = [""] if rest and rest[0].strip() else []
-        return lines[:title + 1] + [""] + block + gap + rest
-    return lines + [""] + block
+        head, rest = list(raw[:title + 1]), raw[title + 1:]
+        if not head[-1].endswith(("\n", "\r")):
+            head[-1] += eol
+        gap = [eol] if rest and rest[0].strip() else []
+        return head + [eol] + block + gap + rest
+    tail = list(raw)
+    if tail and not tail[-1].endswith(("\n", "\r")):
+        tail[-1] += eol
+    return tail + [eol] + block
 
 
 def _update_stats(ws: Workspace, targets: dict[str, str]) -> None:
-    """The `<!-- qmem:stats -->` block in MEMORY.md: entries per topic file, last update."""
+    """The `<!-- qmem:stats -->` block of MEMORY.md: entries per topic file, last update. It sits
+    in the root's own text (after the `#` title, or above a tree's domain list), where migrate
+    keeps it; nothing else in the file changes."""
     parts, last = [], ""
     for path in sorted(set(targets.values())):
-        managed = _managed(read_text(path).splitlines())
+        managed = _managed([bare(line) for line in raw_lines(ws.read(path)[0] or "")])
         if managed:
             parts.append(f"{ws.rel(path)} {len(managed)}")
             last = max([last] + [d for item in managed for d in item.dates])
-    if not parts or not os.path.exists(ws.memory_md):
+    if not parts or not os.path.isfile(ws.memory_md) or ws.read(ws.memory_md)[0] is None:
         return
+    ws.check_write(ws.memory_md)
     content = f"Distilled entries: {' · '.join(parts)} (last {last})"
-    text = read_text(ws.memory_md)
-    lines = text.splitlines()
-    if STATS_START not in lines and "## Domains" in lines:  # a tree root: keep it above the domain list
-        at = lines.index("## Domains")
-        lines = lines[:at] + [STATS_START, content, STATS_END, ""] + lines[at:]
-    else:
-        lines = _set_block(lines, STATS_START, STATS_END, content, after_title=False)
-    new_text = "\n".join(lines) + "\n"
-    if new_text != text:
-        atomic_write(ws.memory_md, new_text)
+    try:
+        rewrite_locked(ws.memory_md, lambda text: _with_stats(text, content))
+    except UnicodeDecodeError:
+        return
+
+
+def _with_stats(text: str, content: str) -> str:
+    raw = raw_lines(text)
+    eol = line_ending(raw)
+    lines = [bare(line) for line in raw]
+    if STATS_START in lines and STATS_END in lines[lines.index(STATS_START):]:
+        return "".join(_set_block(raw, STATS_START, STATS_END, content, eol, after_title=False))
+    block = [STATS_START + eol, content + eol, STATS_END + eol]
+    if tree_mod.DOMAINS_HEADING in lines:  # a tree root: above the domain list
+        at = lines.index(tree_mod.DOMAINS_HEADING)
+        return "".join(raw[:at] + block + [eol] + raw[at:])
+    first_section = next((i for i, line in enumerate(lines) if line.startswith("## ")), len(lines))
+    if any(line.startswith("# ") for line in lines[:first_section]):
+        return "".join(_set_block(raw, STATS_START, STATS_END, content, eol, after_title=True))
+    return "".join(block + [eol] + raw)  # no title: at the top, still before the first section

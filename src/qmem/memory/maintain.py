@@ -42,7 +42,8 @@ def maintain(ws: Workspace, cfg: object, *, today: date | None = None, days: int
     if ws.has_tree:
         try:
             budget = int((tree_config or {}).get("root_budget", tree_mod.DEFAULT_ROOT_BUDGET))
-            report.tree = tree_mod.reindex(ws, root_budget=budget)
+            report.tree = tree_mod.reindex(ws, root_budget=budget, tree_config=tree_config,
+                                           config_file=cfg.file)  # type: ignore[attr-defined]
         except QmemError as exc:
             report.warnings.append(f"tree reindex: {exc}")
     result = tree_mod.TreeResult("maintain", ws.root)

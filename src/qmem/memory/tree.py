@@ -1,11 +1,18 @@
 """The bonsai tree: a flat MEMORY.md becomes a small root index over domain folders.
 
-    MEMORY.md                                   root index: pinned core + one entry per domain
+    MEMORY.md                                   root index: title + pinned core + one entry per domain
     memory/domains/<domain>/_index.md           branch index: one entry per leaf
     memory/domains/<domain>/<slug>.md           leaf: one `##` section of the old MEMORY.md, verbatim
     memory/domains/.qmem-tree.json              what migrate created (for reindex and rollback)
     MEMORY.md.bak                               the original, byte for byte (the newest 3 backups
                                                 stay here; older ones go to memory/archive/backups/)
+    memory/rescue-<time>/                       what rollback kept that migrate did not write
+
+The root keeps the original's text before its first `##` (the `#` title included) and its
+pinned sections verbatim, so `reassemble` gives the original back byte for byte from the
+root and the leaves. Text qmem did not write is never dropped: sections appended to the
+root are moved into leaves by reindex, and rollback refuses to run over hand edits and
+hand-added files unless forced, and then moves them into a rescue folder it names.
 
 An agent boots on the root (a few hundred tokens) and reaches any fact in three reads.
 Everything is built in a staging folder first; the switch-over replaces MEMORY.md last, so a
@@ -15,6 +22,7 @@ tree command). Daily logs `memory/YYYY-MM-DD.md` are never touched.
 
 from __future__ import annotations
 
+import difflib
 import json
 import os
 import shutil
@@ -27,10 +35,10 @@ from ..conventions import plural
 from ..errors import BadInputError, QmemError
 from ..fsutil import atomic_write
 from .tree_shape import (  # noqa: F401 - the tree's shape, re-exported for callers of this module
-    DOMAINS_HEADING, INDEX_NAME, ROOT_TITLE, Branch, Leaf, Part, Plan, _all_branches, branch_index, leaf_slug,
-    pinned_core, plan, root_index, scan_branches, split, summary_line,
+    _LINE, DOMAINS_HEADING, INDEX_NAME, ROOT_TITLE, Branch, Leaf, Part, Plan, _all_branches, branch_index,
+    generated_title, leaf_slug, pinned_core, plan, root_index, root_separator, scan_branches, split, summary_line,
 )
-from .workspace import Workspace
+from .workspace import STATS_END, STATS_START, Workspace, distilled_only, without_block
 
 MANIFEST = ".qmem-tree.json"
 STAGING = ".qmem-staging"
@@ -58,13 +66,52 @@ def digest(data: bytes) -> str:
 
 
 def load_manifest(ws: Workspace) -> dict | None:
+    """The tree's manifest, validated: every path in it is a plain relative path that stays
+    inside the workspace, so a tampered manifest can never make rollback touch another file."""
+    path = manifest_path(ws)
     try:
-        with open(manifest_path(ws), encoding="utf-8") as handle:
-            return json.load(handle)
+        with open(path, encoding="utf-8") as handle:
+            manifest = json.load(handle)
     except FileNotFoundError:
         return None
     except (OSError, ValueError) as exc:
-        raise TreeError(f"{ws.rel(manifest_path(ws))}: unreadable ({exc}); fix or move it away") from None
+        raise TreeError(f"{ws.rel(path)}: unreadable ({exc}); fix or move it away") from None
+    problem = _manifest_problem(ws, manifest)
+    if problem:
+        raise TreeError(f"{ws.rel(path)}: not a manifest qmem wrote ({problem}); fix or move it away")
+    return manifest
+
+
+def _safe_rel(rel: object) -> bool:
+    if not isinstance(rel, str) or not rel or rel.startswith("/") or "\\" in rel or "\x00" in rel:
+        return False
+    return all(part not in ("", ".", "..") for part in rel.split("/"))
+
+
+def _manifest_problem(ws: Workspace, manifest: object) -> str:
+    if not isinstance(manifest, dict):
+        return "not a JSON object"
+    leaves, indexes = manifest.get("leaves"), manifest.get("indexes", [])
+    if not isinstance(leaves, dict) or not all(isinstance(v, str) for v in leaves.values()):
+        return "leaves: expected an object of digests"
+    if not isinstance(indexes, list):
+        return "indexes: expected a list"
+    for rel in list(leaves) + list(indexes) + list(manifest.get("index_digests", {}) or {}):
+        if not _safe_rel(rel):
+            return f"unsafe path {rel!r}"
+    backup = manifest.get("backup")
+    if not _safe_rel(backup) or not str(backup).startswith("MEMORY.md.bak"):
+        return f"unsafe backup path {backup!r}"
+    for key in ("original_digest", "root_digest"):
+        if not isinstance(manifest.get(key), str):
+            return f"{key}: expected a digest"
+    order = manifest.get("order", [])
+    if not isinstance(order, list) or not all(
+            isinstance(row, list) and len(row) == 2 and (row[0] == "root" and isinstance(row[1], int)
+                                                         or row[0] == "leaf" and _safe_rel(row[1]))
+            for row in order):
+        return "order: expected [kind, value] rows"
+    return ""
 
 
 def _file_digest(path: str) -> str | None:
@@ -91,6 +138,7 @@ class TreeResult:
         self.root_fits = True
         self.backup = ""
         self.rescue = ""
+        self.moved: list[dict[str, str]] = []  # text qmem moved: {"what", "from", "to"}
         self.domains: dict[str, dict[str, object]] = {}
         self.written: list[str] = []
         self.removed: list[str] = []
@@ -146,6 +194,8 @@ def migrate(
     result = TreeResult("migrate", ws.root)
     result.dry_run = dry_run
     original = ws.require_memory()
+    _check_folders(ws)
+    ws.check_write(ws.memory_md)
     _recover(ws, original)
     manifest = load_manifest(ws)
     if manifest is not None:
@@ -153,8 +203,12 @@ def migrate(
         result.tokens_before = manifest.get("tokens_before", 0)
         result.tokens_after = estimate_tokens(original.decode("utf-8", "replace"))
         return result
-    if os.path.exists(ws.domains):
-        raise TreeError(f"{ws.rel(ws.domains)} exists but was not made by qmem; move it away first")
+    if os.path.lexists(ws.domains):
+        found = _files_under(ws.domains)
+        listed = ", ".join(ws.rel(p) for p in found[:5]) + (f" and {len(found) - 5} more" if len(found) > 5 else "")
+        raise TreeError(f"{ws.rel(ws.domains)} exists but was not made by qmem"
+                        + (f" (it holds {listed})" if found else "")
+                        + "; move it away first (or merge its text into MEMORY.md), then migrate")
     try:
         text = original.decode("utf-8")
     except UnicodeDecodeError:
@@ -170,7 +224,8 @@ def migrate(
         raise TreeError("MEMORY.md has no sections to move (all pinned or empty)")
     day = day or time.strftime("%Y-%m-%d")
     branches = _branches_from_plan(the_plan)
-    root, fits = root_index(pinned_core(the_plan), branches, root_budget)
+    core = pinned_core(the_plan)
+    root, fits = root_index(core, branches, root_budget)
     result.tokens_after = estimate_tokens(root)
     result.root_fits = fits
     if not fits:
@@ -186,7 +241,7 @@ def migrate(
     backup = _backup(ws, original)
     result.backup = ws.rel(backup)
     manifest = {
-        "version": 1,
+        "version": 2,
         "migrated_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         "original_digest": digest(original),
         "backup": result.backup,
@@ -194,6 +249,15 @@ def migrate(
         "root_digest": digest(root.encode("utf-8")),
         "leaves": {rel: digest(body.encode("utf-8")) for rel, body in leaves.items()},
         "indexes": sorted(indexes),
+        "index_digests": {rel: digest(body.encode("utf-8")) for rel, body in indexes.items()},
+        # How the original comes back from the root and the leaves (see reassemble).
+        "head_chars": len(generated_title(the_plan.preamble)),
+        "core_chars": len(core),
+        "order": _order(the_plan),
+        # The domain list qmem wrote last (reindex tells it from text added to the root since),
+        # and the root's own text at migrate time, which rollback compares against.
+        "domains_block": root[len(core) + len(root_separator(core)):],
+        "user_digest": _user_digest(core),
     }
     _stage(ws, leaves, indexes, root, manifest)
     _switch(ws)
@@ -204,6 +268,74 @@ def migrate(
         result.message += (f"; {plural(len(moved), 'older backup')} moved to "
                            f"{ws.rel(os.path.dirname(os.path.join(ws.root, moved[0])))}/")
     return result
+
+
+def _order(the_plan: Plan) -> list[list[object]]:
+    """The original's parts in order: ["root", chars] for text kept in the root, ["leaf", rel]."""
+    order: list[list[object]] = [["root", len(the_plan.preamble)]] if the_plan.preamble else []
+    for part in the_plan.parts:
+        if part.pinned:
+            order.append(["root", len(part.text)])
+        else:
+            order.append(["leaf", f"{part.domain}/{part.slug}.md"])
+    return order
+
+
+def reassemble(ws: Workspace) -> bytes:
+    """The original MEMORY.md rebuilt from the root and the leaves on disk, in the order
+    migrate recorded (byte for byte as long as neither was edited since)."""
+    manifest = load_manifest(ws)
+    if manifest is None or "order" not in manifest:
+        raise TreeError("no tree made by this qmem version here: nothing to reassemble")
+    root = _file_text(ws.memory_md) or ""
+    core = root[manifest["head_chars"]:manifest["core_chars"]]
+    out, at = [], 0
+    for kind, value in manifest["order"]:
+        if kind == "root":
+            out.append(core[at:at + value])
+            at += value
+        else:
+            out.append(_file_text(os.path.join(ws.domains, value)) or "")
+    return "".join(out).encode("utf-8")
+
+
+def _user_lines(core: str, extra: str = "") -> list[str]:
+    """The root's own text as rollback compares it: its non-blank lines, minus distill's stats."""
+    lines = without_block([line.rstrip("\r\n") for line in _LINE.findall(core)], STATS_START, STATS_END)
+    lines += [line.rstrip("\r\n") for line in _LINE.findall(extra)]
+    return [line for line in lines if line.strip()]
+
+
+def _user_digest(core: str, extra: str = "") -> str:
+    return digest("\n".join(_user_lines(core, extra)).encode("utf-8"))
+
+
+def _cut_root(text: str, manifest: dict) -> tuple[str, str]:
+    """(core, added): the root's text before the domain list, and the lines found in or after
+    the domain list that qmem did not write there (sections appended to MEMORY.md since)."""
+    raw = _LINE.findall(text)
+    at = next((i for i, line in enumerate(raw) if line.rstrip("\r\n") == DOMAINS_HEADING), None)
+    if at is None:
+        return text, ""
+    core, tail = "".join(raw[:at]), raw[at:]
+    block = manifest.get("domains_block")
+    if block is None:  # a version-1 manifest: the list ends at its "Daily logs:" line
+        end = next((i for i, line in enumerate(tail) if line.startswith("Daily logs: `memory/")), len(tail) - 1)
+        return core, "".join(tail[end + 1:])
+    matcher = difflib.SequenceMatcher(None, _LINE.findall(block), tail, autojunk=False)
+    added = [line for tag, _, _, j1, j2 in matcher.get_opcodes() if tag in ("insert", "replace")
+             for line in tail[j1:j2]]
+    return core, "".join(added)
+
+
+def _files_under(folder: str) -> list[str]:
+    """Every file and link under `folder` (links to folders are listed, never followed)."""
+    found = []
+    for dirpath, dirnames, files in os.walk(folder):
+        links = [d for d in dirnames if os.path.islink(os.path.join(dirpath, d))]
+        dirnames[:] = sorted(d for d in dirnames if d not in links)
+        found.extend(os.path.join(dirpath, n) for n in sorted(files + links))
+    return sorted(found)
 
 
 def _branches_from_plan(the_plan: Plan) -> list[Branch]:
@@ -261,8 +393,17 @@ def prune_backups(ws: Workspace, keep_path: str, keep: int = KEEP_BACKUPS) -> li
     return moved
 
 
+def _clear_staging(ws: Workspace) -> None:
+    """Remove what an earlier migrate staged; a link of that name is removed, never followed."""
+    staging = staging_path(ws)
+    if os.path.islink(staging) or os.path.isfile(staging):
+        os.unlink(staging)
+    shutil.rmtree(staging, ignore_errors=True)
+
+
 def _stage(ws: Workspace, leaves: dict[str, str], indexes: dict[str, str], root: str, manifest: dict) -> None:
-    shutil.rmtree(staging_path(ws), ignore_errors=True)
+    _clear_staging(ws)
+    ws.check_write(os.path.join(staging_path(ws), "MEMORY.md"))
     staged_domains = os.path.join(staging_path(ws), "domains")
     for rel, body in {**leaves, **indexes}.items():
         path = os.path.join(staged_domains, rel)
@@ -283,7 +424,7 @@ def _switch(ws: Workspace) -> None:
 def _recover(ws: Workspace, current: bytes) -> None:
     """Undo what an interrupted migrate left: staged files, and a tree whose switch-over never
     happened (MEMORY.md is still the original), as long as its files are unchanged."""
-    shutil.rmtree(staging_path(ws), ignore_errors=True)
+    _clear_staging(ws)
     manifest = load_manifest(ws)
     if manifest is None or manifest.get("original_digest") != digest(current):
         return
@@ -292,34 +433,54 @@ def _recover(ws: Workspace, current: bytes) -> None:
     for rel, expected in manifest.get("leaves", {}).items():
         if _file_digest(os.path.join(ws.domains, rel)) not in (expected, None):
             return  # edited by hand: not ours to remove
-    shutil.rmtree(ws.domains, ignore_errors=True)
+    for rel in list(manifest.get("leaves", {})) + list(manifest.get("indexes", [])):
+        try:
+            os.unlink(os.path.join(ws.domains, rel))
+        except FileNotFoundError:
+            pass
+    os.unlink(manifest_path(ws))
+    _remove_empty_dirs(ws.domains)  # anything else there was added by hand: it stays
 
 
 # -- reindex ----------------------------------------------------------------------------------
 
-def reindex(ws: Workspace, *, root_budget: int = DEFAULT_ROOT_BUDGET, day: str | None = None) -> TreeResult:
+def reindex(ws: Workspace, *, root_budget: int = DEFAULT_ROOT_BUDGET, day: str | None = None,
+            tree_config: dict[str, object] | None = None, config_file: str = "") -> TreeResult:
     """Regenerate every `_index.md` and the root's domain list from the leaves on disk.
 
-    Leaves are never moved. Whatever stands before `## Domains` in MEMORY.md (the pinned
-    core, maybe edited since) is kept verbatim."""
+    Leaves are never moved. Whatever stands before `## Domains` in MEMORY.md (the title and
+    pinned core, maybe edited since) is kept verbatim. Text added to the root's domain list
+    or after it is kept too: each `##` section becomes a new leaf, classified as migrate
+    would, and any other line joins the root's core; `moved` says where each went. An
+    `_index.md` edited by hand is kept in a rescue folder before it is rewritten."""
     result = TreeResult("reindex", ws.root)
     current, manifest = _open_tree(ws, "no tree here yet: run qmem tree migrate first")
+    ws.check_write(ws.memory_md)
     text = current.decode("utf-8", "replace")
     result.tokens_before = manifest.get("tokens_before", 0)
     day = day or time.strftime("%Y-%m-%d")
+    core, added = _cut_root(text, manifest)
+    if added.strip():
+        core = _adopt_root_text(ws, core, added, tree_config or {}, config_file, result)
     branches = scan_branches(ws)
     wanted = {f"{b.name}/{INDEX_NAME}": branch_index(b, day) for b in _all_branches(branches)}
+    known = manifest.get("index_digests", {})
+    legacy = "index_digests" not in manifest  # a version-1 manifest: what qmem wrote is unknown
     for rel, body in wanted.items():
-        path = os.path.join(ws.domains, rel)
-        if _file_text(path) != body:
+        path = ws.check_write(os.path.join(ws.domains, rel))
+        old = _file_text(path)
+        if old != body:
+            if old is not None and legacy is False and known.get(rel) != digest(old.encode("utf-8")):
+                _rescue_file(ws, path, result, "an _index.md edited by hand")
             atomic_write(path, body)
             result.written.append(f"memory/domains/{rel}")
     for rel in _stale_indexes(ws, set(wanted)):
-        os.unlink(os.path.join(ws.domains, rel))
+        path = os.path.join(ws.domains, rel)
+        if legacy is False and known.get(rel) != _file_digest(path):
+            _rescue_file(ws, path, result, "an _index.md edited by hand")
+        else:
+            os.unlink(path)
         result.removed.append(f"memory/domains/{rel}")
-    cut = text.find(f"\n{DOMAINS_HEADING}\n")
-    core = text[:cut + 1] if cut >= 0 else text  # the pinned core with its own line endings
-    core = core[len(ROOT_TITLE):] if core.startswith(ROOT_TITLE) else core
     root, fits = root_index(core, branches, root_budget)
     result.root_fits = fits
     if not fits:
@@ -330,21 +491,89 @@ def reindex(ws: Workspace, *, root_budget: int = DEFAULT_ROOT_BUDGET, day: str |
     result.tokens_after = estimate_tokens(root)
     manifest["root_digest"] = digest(root.encode("utf-8"))
     manifest["indexes"] = sorted(set(manifest.get("indexes", [])) | set(wanted))
+    manifest["index_digests"] = {**known, **{rel: digest(body.encode("utf-8")) for rel, body in wanted.items()}}
+    manifest["domains_block"] = root[len(core) + len(root_separator(core)):]
     atomic_write(manifest_path(ws), json.dumps(manifest, ensure_ascii=False, indent=2))
     result.domains = _domain_rows(branches)
     result.changed = bool(result.written or result.removed)
     result.message = "indexes up to date" if not result.changed else f"rewrote {len(result.written)} files"
+    if result.moved:
+        result.message += "; " + "; ".join(f"{m['what']} → {m['to']}" for m in result.moved)
     return result
+
+
+def _adopt_root_text(ws: Workspace, core: str, added: str, tree_config: dict[str, object], config_file: str,
+                     result: TreeResult) -> str:
+    """File the text added to the root since qmem last wrote it: `##` sections become leaves
+    (new files, never over an existing one), the rest joins the core. Returns the new core."""
+    the_plan = plan(added, tree_config, config_file)
+    sections = the_plan.parts if the_plan.parts and the_plan.parts[0].text.lstrip().startswith("##") else []
+    keep = added if not sections else the_plan.preamble if the_plan.preamble.strip() else ""
+    for part in sections:
+        if part.pinned:
+            keep += part.text
+            result.moved.append({"what": f"section {part.title!r}", "from": "MEMORY.md", "to": "MEMORY.md (pinned core)"})
+            continue
+        folder = os.path.join(ws.domains, part.domain)
+        name, n = part.slug, 1
+        while os.path.lexists(os.path.join(folder, f"{name}.md")):
+            n += 1
+            name = f"{part.slug}-{n}"
+        path = ws.check_write(os.path.join(folder, f"{name}.md"))
+        atomic_write(path, part.text if part.text.endswith("\n") else part.text + "\n")
+        result.moved.append({"what": f"section {part.title!r}", "from": "MEMORY.md", "to": ws.rel(path)})
+    if keep.strip():
+        if core and not core.endswith("\n"):
+            core += "\n"
+        core += keep.lstrip("\r\n")
+        result.moved.append({"what": "lines added after the domain list", "from": "MEMORY.md",
+                             "to": "MEMORY.md (before ## Domains)"})
+    return core
+
+
+def _rescue_dir(ws: Workspace, result: TreeResult) -> str:
+    """memory/rescue-<time>[-n]/, made once per command and named in the result."""
+    if result.rescue:
+        return os.path.join(ws.root, result.rescue)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    folder, n = os.path.join(ws.memory_dir, f"rescue-{stamp}"), 1
+    while os.path.lexists(folder):
+        n += 1
+        folder = os.path.join(ws.memory_dir, f"rescue-{stamp}-{n}")
+    ws.check_write(os.path.join(folder, "x"))
+    os.makedirs(folder)
+    result.rescue = ws.rel(folder)
+    return folder
+
+
+def _rescue_file(ws: Workspace, path: str, result: TreeResult, why: str) -> str:
+    """Move `path` (a file or a link, never followed) into the rescue folder, keeping its place
+    under memory/ (or its name, for MEMORY.md)."""
+    rel = os.path.relpath(path, ws.memory_dir) if path != ws.memory_md else "MEMORY.md"
+    target = os.path.join(_rescue_dir(ws, result), rel)
+    os.makedirs(os.path.dirname(target), exist_ok=True)
+    os.replace(path, target)
+    result.moved.append({"what": why, "from": ws.rel(path), "to": ws.rel(target)})
+    return target
 
 
 def _open_tree(ws: Workspace, missing: str) -> tuple[bytes, dict]:
     """The current MEMORY.md and the tree's manifest, after cleaning up an interrupted migrate."""
     current = ws.require_memory()
+    _check_folders(ws)
     _recover(ws, current)
     manifest = load_manifest(ws)
     if manifest is None:
         raise TreeError(missing)
     return current, manifest
+
+
+def _check_folders(ws: Workspace) -> None:
+    """memory/ and memory/domains must be real folders inside the workspace: the tree
+    commands move and remove files there."""
+    for folder in (ws.memory_dir, ws.domains):
+        if os.path.islink(folder) or (os.path.lexists(folder) and not os.path.isdir(folder)):
+            raise TreeError(f"{ws.rel(folder)} is a link or not a folder; tree commands work only on a real folder")
 
 
 def _file_text(path: str) -> str | None:
@@ -370,46 +599,78 @@ def _stale_indexes(ws: Workspace, wanted: set[str]) -> list[str]:
 def rollback(ws: Workspace, *, force: bool = False) -> TreeResult:
     """Restore the original MEMORY.md byte for byte and remove only what migrate created.
 
-    A leaf or root edited since is a refusal without --force; with it, the edited files are
-    moved to memory/rescue-<time>/ instead of being deleted."""
+    Everything else is kept and named. Topic files that `distill` filled (nothing but
+    distilled entries, which are copies of daily-log lines) move to memory/<name>, where
+    distill writes without a tree. A root holding text qmem did not write, a leaf edited
+    since migrate, or a file added under memory/domains is a refusal without --force; with
+    it, they move to memory/rescue-<time>/ (the root's text as rescue-<time>/MEMORY.md)."""
     result = TreeResult("rollback", ws.root)
     current, manifest = _open_tree(ws, "nothing to roll back: no tree made by qmem here")
     backup = os.path.join(ws.root, manifest["backup"])
     original = _read_bytes(backup)
     if original is None or digest(original) != manifest["original_digest"]:
         raise TreeError(f"the backup {manifest['backup']} is missing or changed; refusing to roll back")
-    edited = [rel for rel, expected in manifest["leaves"].items()
-              if _file_digest(os.path.join(ws.domains, rel)) not in (expected, None)]
-    root_edited = digest(current) != manifest["root_digest"]
-    if (edited or root_edited) and not force:
-        what = [f"memory/domains/{rel}" for rel in edited] + (["MEMORY.md (the root)"] if root_edited else [])
-        raise TreeError(f"edited since migrate: {', '.join(what)}; use --force to roll back and keep "
-                        f"the edited files in memory/rescue-<time>/")
-    if edited or root_edited:
-        rescue = os.path.join(ws.memory_dir, f"rescue-{time.strftime('%Y%m%d-%H%M%S')}")
-        result.rescue = ws.rel(rescue)
-        for rel in edited:
-            target = os.path.join(rescue, "domains", rel)
-            os.makedirs(os.path.dirname(target), exist_ok=True)
-            os.replace(os.path.join(ws.domains, rel), target)
-        if root_edited:
-            os.makedirs(rescue, exist_ok=True)
-            atomic_write(os.path.join(rescue, "MEMORY.md"), current)
+    ws.check_write(ws.memory_md)
+    ours = {**manifest["leaves"], **manifest.get("index_digests", {})}
+    ours.update({rel: None for rel in manifest.get("indexes", []) if rel not in ours})
+    edited, added, distilled = [], [], []
+    for path in _files_under(ws.domains):
+        rel = os.path.relpath(path, ws.domains).replace(os.sep, "/")
+        if rel == MANIFEST:
+            continue
+        if rel in ours:
+            if os.path.islink(path) or ours[rel] not in (None, _file_digest(path)):
+                edited.append(path)
+        elif not os.path.islink(path) and os.path.isfile(path) and distilled_only(_file_text(path) or ""):
+            distilled.append(path)
+        else:
+            added.append(path)
+    root_edited = _root_edited(current, manifest)
+    if (edited or added or root_edited) and not force:
+        what = [ws.rel(p) + " (edited)" for p in edited] + [ws.rel(p) + " (added)" for p in added]
+        what += ["MEMORY.md (text qmem did not write)"] if root_edited else []
+        shown = ", ".join(what[:8]) + (f" and {len(what) - 8} more" if len(what) > 8 else "")
+        raise TreeError(f"edited since migrate: {shown}; use --force to roll back and keep them "
+                        f"in memory/rescue-<time>/")
+    for path in edited:
+        _rescue_file(ws, path, result, "edited since migrate")
+    for path in added:
+        _rescue_file(ws, path, result, "added after migrate")
+    for path in distilled:
+        target = os.path.join(ws.memory_dir, os.path.basename(path))
+        if os.path.lexists(target):
+            _rescue_file(ws, path, result, "distilled topic file (memory/ has one of that name)")
+        else:
+            ws.check_write(target)
+            os.replace(path, target)
+            result.moved.append({"what": "distilled topic file", "from": ws.rel(path), "to": ws.rel(target)})
+    if root_edited:
+        target = os.path.join(_rescue_dir(ws, result), "MEMORY.md")
+        atomic_write(target, current)
+        result.moved.append({"what": "the root as it was", "from": "MEMORY.md", "to": ws.rel(target)})
     atomic_write(ws.memory_md, original)
-    for rel in list(manifest["leaves"]) + list(manifest.get("indexes", [])):
+    for rel in ours:
         path = os.path.join(ws.domains, rel)
-        if os.path.exists(path):
+        if os.path.isfile(path) and not os.path.islink(path):
             os.unlink(path)
             result.removed.append(f"memory/domains/{rel}")
     os.unlink(manifest_path(ws))
     _remove_empty_dirs(ws.domains)
-    if os.path.exists(ws.domains):
-        result.warnings.append("memory/domains keeps files added by hand after migrate (not removed)")
     result.changed = True
     result.tokens_before = manifest.get("tokens_before", 0)
     result.tokens_after = estimate_tokens(original.decode("utf-8", "replace"))
-    result.message = "restored the original MEMORY.md" + (f"; edited files kept in {result.rescue}" if result.rescue else "")
+    result.message = "restored the original MEMORY.md" + (f"; kept what migrate did not write in {result.rescue}"
+                                                          if result.rescue else "")
     return result
+
+
+def _root_edited(current: bytes, manifest: dict) -> bool:
+    """Does the root hold text qmem did not write (or lack text it did)? Distill's stats block
+    and the domain list are qmem's; anything else is compared with the root at migrate time."""
+    if "user_digest" not in manifest:  # a version-1 manifest: only the last root qmem wrote is known
+        return digest(current) != manifest["root_digest"]
+    core, added = _cut_root(current.decode("utf-8", "replace"), manifest)
+    return _user_digest(core, added) != manifest["user_digest"]
 
 
 def _read_bytes(path: str) -> bytes | None:
@@ -434,6 +695,7 @@ def stats(ws: Workspace) -> TreeResult:
     """Boot tokens before (the backup) and after (the root), and per-domain files and tokens."""
     result = TreeResult("stats", ws.root)
     current = ws.require_memory()
+    _check_folders(ws)
     _recover(ws, current)
     manifest = load_manifest(ws)
     result.tokens_after = estimate_tokens(current.decode("utf-8", "replace"))

@@ -198,12 +198,12 @@ def branch_index(branch: Branch, day: str) -> str:
 
 
 def root_index(pinned_core: str, branches: list[Branch], budget: int) -> tuple[str, bool]:
-    """The new MEMORY.md: title, pinned core, one entry per domain, pointers.
+    """The new MEMORY.md: the pinned core (title included), one entry per domain, pointers.
 
     To fit `budget` (the shared token estimate), leaf lists go first, then summaries get
     shorter: the longest summaries that fit without leaf lists are kept, then as many leaf
     names as still fit. A domain is never dropped. Returns (text, fits)."""
-    core = pinned_core.lstrip("\n")  # trailing blank lines are part of the pinned text: keep them
+    core = pinned_core  # verbatim, blank lines included: the root must give back every byte
     longest = max((len(b.leaf_names()) for b in branches), default=0)
     chars = next((c for c in SUMMARY_STEPS if estimate_tokens(_root_text(core, branches, 0, c)) <= budget), None)
     if chars is None:
@@ -215,10 +215,15 @@ def root_index(pinned_core: str, branches: list[Branch], budget: int) -> tuple[s
     return _root_text(core, branches, 0, chars), True
 
 
+def root_separator(core: str) -> str:
+    """What goes between the pinned core and the domain list: enough for one blank line."""
+    if not core or core.endswith("\n\n"):
+        return ""
+    return "\n" if core.endswith("\n") else "\n\n"
+
+
 def _root_text(core: str, branches: list[Branch], keep: int, summary_chars: int) -> str:
-    head = ROOT_TITLE + "\n\n"
-    if core:  # verbatim, then at least one blank line before the domain list
-        head += core if core.endswith("\n\n") else core + ("\n" if core.endswith("\n") else "\n\n")
+    head = core + root_separator(core)  # the core verbatim, then the generated domain list
     lines = [DOMAINS_HEADING, ""]
     for branch in branches:
         lines.append(f"### {display_name(branch.name)} (~{branch.tokens} tokens, {_files(branch.files)}) "
@@ -236,14 +241,16 @@ def _root_text(core: str, branches: list[Branch], keep: int, summary_chars: int)
     return head + "\n".join(lines) + "\n"
 
 
+def generated_title(preamble: str) -> str:
+    """`# Memory Index` and a blank line for a root whose preamble has no `#` title, else ""."""
+    bare = [line.rstrip("\r\n") for line in _LINE.findall(preamble)]
+    return "" if any(h.level == 1 for h in markdown.headings(bare)) else ROOT_TITLE + "\n\n"
+
+
 def pinned_core(plan_: Plan) -> str:
-    """The preamble without its `#` title line, then every pinned section, verbatim."""
-    raw = _LINE.findall(plan_.preamble)
-    if raw and raw[0].startswith("# "):
-        raw = raw[1:]
-        while raw and not raw[0].strip():
-            raw = raw[1:]
-    return "".join(raw) + "".join(p.text for p in plan_.pinned)
+    """The root's own text: the preamble verbatim (its `#` title kept; `# Memory Index` when it
+    has none), then every pinned section, verbatim."""
+    return generated_title(plan_.preamble) + plan_.preamble + "".join(p.text for p in plan_.pinned)
 
 
 # -- reading the tree back --------------------------------------------------------------------

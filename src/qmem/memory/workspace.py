@@ -11,11 +11,18 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from datetime import date, timedelta
 
-from ..errors import BadInputError
+from ..errors import BadInputError, UnsafePathError
+from ..fsutil import is_inside, write_problem
 
 _DAILY = re.compile(r"^(\d{4}-\d{2}-\d{2})\.md$")
+# Blocks and lines that qmem itself writes into memory files (distill's summaries and stats).
+SUMMARY_START, SUMMARY_END = "<!-- qmem:summary -->", "<!-- /qmem:summary -->"
+STATS_START, STATS_END = "<!-- qmem:stats -->", "<!-- /qmem:stats -->"
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
+PROVENANCE = re.compile(r"\s\((\d{4}-\d{2}-\d{2}(?:, \d{4}-\d{2}-\d{2})*)\) \[log\]\(([^)\s]+)\)$")
 
 
 class Workspace:
@@ -32,6 +39,43 @@ class Workspace:
 
     def rel(self, path: str) -> str:
         return os.path.relpath(path, self.root).replace(os.sep, "/")
+
+    def check_write(self, path: str) -> str:
+        """`path`, once sure that writing it stays inside the workspace and hits a regular file
+        (or nothing yet); otherwise UnsafePathError naming it."""
+        problem = write_problem(self.root, path)
+        if problem:
+            raise UnsafePathError(f"{self.rel(path)}: {problem}; refusing to write there")
+        return path
+
+    def read(self, path: str) -> tuple[str | None, str]:
+        """(text, "") for a readable regular UTF-8 text file inside the workspace, ("", "") for
+        a missing one, (None, why) for anything else: a FIFO, a device or a folder (never
+        opened), a link leading outside, a binary, non-UTF-8 or unreadable file."""
+        try:
+            mode = os.stat(path).st_mode
+        except FileNotFoundError:
+            return "", ""
+        except OSError as exc:
+            return None, f"cannot be read ({exc.strerror})"
+        if not stat.S_ISREG(mode):
+            return None, "not a regular file"
+        if not is_inside(os.path.realpath(self.root), os.path.realpath(path)):
+            return None, "a link to a file outside the workspace"
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+            with os.fdopen(fd, "rb") as handle:
+                if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                    return None, "not a regular file"
+                data = handle.read()
+        except OSError as exc:
+            return None, f"cannot be read ({exc.strerror})"
+        if b"\x00" in data:
+            return None, "binary (contains NUL bytes)"
+        try:
+            return data.decode("utf-8"), ""
+        except UnicodeDecodeError as exc:
+            return None, f"not UTF-8 (byte {exc.start})"
 
     def require_memory(self) -> bytes:
         try:
@@ -98,3 +142,40 @@ def read_text(path: str) -> str:
             return handle.read()
     except FileNotFoundError:
         return ""
+
+
+def without_block(lines: list[str], start: str, end: str) -> list[str]:
+    """`lines` minus a marked block qmem wrote (both marker lines included), if there is one."""
+    if start in lines and end in lines[lines.index(start):]:
+        a = lines.index(start)
+        return lines[:a] + lines[lines.index(end, a) + 1:]
+    return lines
+
+
+def distilled_only(text: str) -> bool:
+    """True when every line of a topic file is one `distill` writes: its title, its summary
+    block, blank lines and entries carrying their `(dates) [log](…)` provenance."""
+    lines = without_block(text.splitlines(), SUMMARY_START, SUMMARY_END)
+    body = [line for line in lines if line.strip()]
+    if not body:
+        return False
+    if body[0].startswith("# "):
+        body = body[1:]
+    return bool(body) and all(PROVENANCE.search(line) for line in body)
+
+
+def raw_lines(text: str) -> list[str]:
+    """Lines with their endings, split only at `\\n`, `\\r\\n` and `\\r` (never at U+2028, U+0085,
+    form feed or FS as `str.splitlines` does): `"".join(raw_lines(t)) == t` always."""
+    return _LINE.findall(text)
+
+
+def bare(line: str) -> str:
+    """A raw line without its ending."""
+    return line.rstrip("\r\n")
+
+
+def line_ending(raw: list[str]) -> str:
+    """The ending new lines should get: the file's first one, else `\\n`."""
+    first = next((line for line in raw if line.endswith(("\n", "\r"))), "\n")
+    return "\r\n" if first.endswith("\r\n") else "\r" if first.endswith("\r") else "\n"

@@ -1,0 +1,199 @@
+"""Memory writers never lose, alter or misplace a byte (issue 11): one test per finding."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from qmem.errors import QmemError
+from qmem.memory import tree
+
+from .conftest import ROOT
+
+FLAT = ROOT / "examples" / "flat-memory"
+DAY = "2026-03-01"
+
+
+def make_ws(tmp_path, text: str | bytes, name: str = "ws") -> tree.Workspace:
+    root = tmp_path / name
+    (root / "memory").mkdir(parents=True)
+    (root / "MEMORY.md").write_bytes(text.encode("utf-8") if isinstance(text, str) else text)
+    (root / "memory" / "2026-02-28.md").write_text("# 2026-02-28\n- [E] a daily log entry\n", encoding="utf-8")
+    return tree.Workspace(str(root))
+
+
+def flat_ws(tmp_path) -> tuple[tree.Workspace, str]:
+    original = (FLAT / "MEMORY.md").read_text(encoding="utf-8")
+    ws = make_ws(tmp_path, original)
+    tree.migrate(ws, day=DAY)
+    return ws, original
+
+
+def read(path) -> str:
+    with open(path, encoding="utf-8", newline="") as handle:
+        return handle.read()
+
+
+def leaves_text(ws: tree.Workspace) -> str:
+    out = []
+    for dirpath, _, files in os.walk(ws.domains):
+        out += [read(os.path.join(dirpath, n)) for n in sorted(files) if n.endswith(".md") and n != "_index.md"]
+    return "\n".join(out)
+
+
+# -- 1. reindex keeps sections appended to the root ------------------------------------------------
+
+def test_reindex_moves_sections_appended_to_the_root_into_leaves_and_reports_them(tmp_path):
+    ws, _ = flat_ws(tmp_path)
+    with open(ws.memory_md, "a", encoding="utf-8") as handle:
+        handle.write("\n## New lesson about paging\n- [K] Opsgenie pages the on-call phone\n"
+                     "\n## [pin] Always\n- keep this one in the root\n")
+    result = tree.reindex(ws, day=DAY)
+    moved = {m["what"]: m["to"] for m in result.moved}
+    target = moved["section 'New lesson about paging'"]
+    assert target.startswith("memory/domains/") and "Opsgenie pages the on-call phone" in read(os.path.join(ws.root, target))
+    root = read(ws.memory_md)
+    assert "## New lesson about paging" not in root  # moved, not copied
+    assert root.index("keep this one in the root") < root.index("## Domains")
+    assert target.split("/")[2] in root  # its domain is listed
+    assert not tree.reindex(ws, day=DAY).changed  # nothing more to move the second time
+
+
+def test_reindex_keeps_lines_written_inside_the_domain_list(tmp_path):
+    ws, _ = flat_ws(tmp_path)
+    root = read(ws.memory_md)
+    at = root.index("### ", root.index("## Domains"))
+    line_end = root.index("\n", at) + 1
+    with open(ws.memory_md, "w", encoding="utf-8", newline="") as handle:
+        handle.write(root[:line_end] + "- a note typed under a domain entry\n" + root[line_end:])
+    tree.reindex(ws, day=DAY)
+    root = read(ws.memory_md)
+    assert root.index("a note typed under a domain entry") < root.index("## Domains")
+
+
+# -- 2. rollback refuses (or rescues) root text qmem did not write, even after reindex --------------
+
+def test_rollback_sees_a_root_edit_after_reindex_and_rescues_it(tmp_path):
+    ws, original = flat_ws(tmp_path)
+    root = read(ws.memory_md)
+    with open(ws.memory_md, "w", encoding="utf-8", newline="") as handle:
+        handle.write(root.replace("Keep facts short;", "Keep facts short (edited by hand);"))
+    tree.reindex(ws, day=DAY)
+    with pytest.raises(tree.TreeError, match="MEMORY.md"):
+        tree.rollback(ws)
+    result = tree.rollback(ws, force=True)
+    assert "edited by hand" in read(os.path.join(ws.root, result.rescue, "MEMORY.md"))
+    assert read(ws.memory_md) == original
+
+
+# -- 3. the original title stays, and root + leaves reassemble the original byte for byte -----------
+
+@pytest.mark.parametrize("text", [
+    "# Agent Mia\r\n\r\nintro\r\n\r\n## [pin] Rules\r\n- r\r\n\r\n## Servers\r\n- s\r\n## [P0] Keys\r\n- k\r\n## Family\r\n- f",
+    "\n\nno title here\n## Family\n- f\n## [pin] Rules\n- r\n\n\n",
+    "## Servers\n- s\n## Clients\n- c\n",
+    "---\ntitle: x\n---\n# Title after front matter\n## Servers\n- s\u2028still the same line\n",
+])
+def test_root_keeps_the_title_and_reassembles_the_original(tmp_path, text):
+    ws = make_ws(tmp_path, text)
+    tree.migrate(ws, force=True, day=DAY)
+    root = read(ws.memory_md)
+    title = next((line for line in text.splitlines() if line.startswith("# ")), "# Memory Index")
+    assert title in root.split("## Domains")[0]
+    assert tree.reassemble(ws) == text.encode("utf-8")
+    tree.rollback(ws)
+    assert open(ws.memory_md, "rb").read() == text.encode("utf-8")
+
+
+# -- 4. hand-added leaves: rollback rescues them into a named folder; migrate names what blocks it ---
+
+def test_rollback_rescues_hand_added_leaves_and_migrate_runs_again(tmp_path):
+    ws, original = flat_ws(tmp_path)
+    added = os.path.join(ws.domains, "security", "new-keys.md")
+    with open(added, "w", encoding="utf-8") as handle:
+        handle.write("## New keys\n- [!] rotated the deploy key\n")
+    with pytest.raises(tree.TreeError, match=r"new-keys.md \(added\)"):
+        tree.rollback(ws)
+    result = tree.rollback(ws, force=True)
+    rescued = os.path.join(ws.root, result.rescue, "domains", "security", "new-keys.md")
+    assert "rotated the deploy key" in read(rescued)
+    assert {"what": "added after migrate", "from": "memory/domains/security/new-keys.md",
+            "to": os.path.relpath(rescued, ws.root)} in result.moved
+    assert read(ws.memory_md) == original and not os.path.exists(ws.domains)
+    assert tree.migrate(ws, day=DAY).changed  # nothing stranded blocks the next migrate
+
+
+def test_migrate_names_the_files_of_a_domains_folder_it_did_not_make(tmp_path):
+    ws = make_ws(tmp_path, (FLAT / "MEMORY.md").read_text(encoding="utf-8"))
+    os.makedirs(os.path.join(ws.domains, "misc"))
+    with open(os.path.join(ws.domains, "misc", "mine.md"), "w", encoding="utf-8") as handle:
+        handle.write("- mine\n")
+    with pytest.raises(tree.TreeError, match="memory/domains/misc/mine.md"):
+        tree.migrate(ws, day=DAY)
+    assert read(os.path.join(ws.domains, "misc", "mine.md")) == "- mine\n"
+
+
+# -- 8 (tree part). a tampered manifest or a staging link never reaches outside the workspace -------
+
+@pytest.mark.parametrize("field,value", [
+    ("leaves", {"../../../outside.md": "0"}),
+    ("indexes", ["../../outside.md"]),
+    ("backup", "../outside.md"),
+])
+def test_tampered_manifest_is_refused(tmp_path, field, value):
+    ws, _ = flat_ws(tmp_path)
+    outside = tmp_path / "outside.md"
+    outside.write_text("not yours\n", encoding="utf-8")
+    path = tree.manifest_path(ws)
+    manifest = json.load(open(path, encoding="utf-8"))
+    manifest[field] = value
+    with open(path, "w", encoding="utf-8") as handle:
+        json.dump(manifest, handle)
+    for action in (lambda: tree.rollback(ws, force=True), lambda: tree.reindex(ws, day=DAY)):
+        with pytest.raises(QmemError, match="not a manifest qmem wrote"):
+            action()
+    assert outside.read_text(encoding="utf-8") == "not yours\n"
+
+
+def test_staging_link_is_never_followed(tmp_path):
+    ws = make_ws(tmp_path, (FLAT / "MEMORY.md").read_text(encoding="utf-8"))
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    os.symlink(outside, tree.staging_path(ws))
+    tree.migrate(ws, day=DAY)
+    assert list(outside.iterdir()) == []
+    assert not os.path.lexists(tree.staging_path(ws))
+
+
+# -- 11. tree and distill live together ------------------------------------------------------------
+
+def test_distill_after_migrate_never_duplicates_and_rollback_needs_no_force(tmp_path):
+    from datetime import date
+
+    from qmem.memory import daily, distill
+
+    original = (FLAT / "MEMORY.md").read_text(encoding="utf-8")
+    ws = make_ws(tmp_path, original)
+    today = date(2026, 2, 28)
+    daily.remember(ws, "the staging bucket is eu-west-3", type_="K", day=today)
+    daily.remember(ws, "rotate the deploy key", type_="!", day=today)
+    distill.distill(ws, days=2, today=today)  # before the tree: memory/knowledge.md, stats in MEMORY.md
+    assert "<!-- qmem:stats -->" in read(ws.memory_md)
+    with_stats = read(ws.memory_md)
+    tree.migrate(ws, day=DAY)
+    root = read(ws.memory_md)
+    assert root.index("<!-- qmem:stats -->") < root.index("## Domains")  # the stats block stays in the root
+    assert "qmem:stats" not in leaves_text(ws)
+    daily.remember(ws, "prefers tea in the afternoon", type_="P", day=today)
+    report = distill.distill(ws, days=2, today=today)
+    assert [a["entry"] for a in report.added] == ["- [P] prefers tea in the afternoon"]  # nothing twice
+    everything = leaves_text(ws) + read(os.path.join(ws.memory_dir, "knowledge.md"))
+    assert everything.count("the staging bucket is eu-west-3") == 1
+    assert tree.reindex(ws, day=DAY).moved == []  # the stats block is qmem's: nothing to file
+    result = tree.rollback(ws)  # distill edited no leaf of migrate's and the stats are qmem's: no --force
+    moved = {m["from"]: m["to"] for m in result.moved}
+    assert moved["memory/domains/identity/profile.md"] == "memory/profile.md"
+    assert "prefers tea" in read(os.path.join(ws.memory_dir, "profile.md"))
+    assert read(ws.memory_md) == with_stats and not os.path.exists(ws.domains)
