@@ -12,7 +12,19 @@ def test_missing_config_is_empty(tmp_path):
     cfg = config.load()
     assert cfg.collections == {}
     assert cfg.file == str(tmp_path / "config" / "collections.toml")
-    assert cfg.data_dir == str(tmp_path / "data")
+    assert cfg.data_root == str(tmp_path / "data")
+    assert os.path.dirname(cfg.data_dir) == str(tmp_path / "data" / "configs")  # this config's own folder
+
+
+def test_each_config_file_gets_its_own_data_folder(tmp_path):
+    a, b = tmp_path / "agent-a" / "collections.toml", tmp_path / "agent-b" / "collections.toml"
+    dirs = {config.load(str(a)).data_dir, config.load(str(b)).data_dir}
+    assert len(dirs) == 2 and all(os.path.dirname(d) == str(tmp_path / "data" / "configs") for d in dirs)
+    assert os.path.basename(config.load(str(a)).data_dir).startswith("agent-a-")
+    assert config.load(str(a)).data_dir == config.load(str(a)).data_dir  # stable
+    os.makedirs(tmp_path / "link")
+    os.symlink(a.parent, tmp_path / "link" / "to-a")  # another name of the same file: the same folder
+    assert config.load(str(tmp_path / "link" / "to-a" / "collections.toml")).data_dir == config.load(str(a)).data_dir
 
 
 def test_xdg_defaults_when_no_overrides(monkeypatch, tmp_path):
@@ -105,9 +117,10 @@ def test_duplicate_and_unknown_names():
 
 def test_data_dir_from_config_unless_env_overrides(monkeypatch, tmp_path):
     write(f"data_dir = '{tmp_path}/elsewhere'\n")
-    assert config.load().data_dir == str(tmp_path / "data")  # QMEM_DATA wins
+    assert config.load().data_root == str(tmp_path / "data")  # QMEM_DATA wins
     monkeypatch.delenv("QMEM_DATA")
-    assert config.load().data_dir == str(tmp_path / "elsewhere")
+    assert config.load().data_root == str(tmp_path / "elsewhere")
+    assert config.load().data_dir.startswith(str(tmp_path / "elsewhere" / "configs") + os.sep)
 
 
 def test_shipped_example_config_is_valid(tmp_path, monkeypatch):

@@ -179,6 +179,54 @@ def test_kill_9_at_exact_points_then_converge(tmp_path):
     assert index_snapshot(cfg.data_dir) == fresh_build(cfg, tmp_path, "fresh")
 
 
+def _binary(path) -> None:
+    path.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00 now binary")
+
+
+FOLLOW_UPS = {
+    "delete": lambda path: path.unlink(),
+    "rename": lambda path: path.rename(path.with_name("renamed.md")),
+    "binary": _binary,
+}
+
+
+@pytest.mark.parametrize("follow_up", sorted(FOLLOW_UPS))
+def test_kill_between_commit_and_manifest_then_the_added_file_changes(tmp_path, follow_up):
+    cfg, root = setup_collection(tmp_path, 6)
+    sync.refresh(cfg)
+    added = root / "memory" / "added-by-the-killed-refresh.md"
+    added.write_text("# added\n## zebra\n- [K] zebra quokka\n", encoding="utf-8")
+    assert run_killable("before-manifest") == -signal.SIGKILL  # committed, manifest not saved
+    FOLLOW_UPS[follow_up](added)
+    sync.refresh(cfg)
+    assert index_snapshot(cfg.data_dir) == fresh_build(cfg, tmp_path, "fresh")
+    assert {h.path for h in search.search(cfg, "quokka")} == ({"memory/renamed.md"} if follow_up == "rename" else set())
+
+
+def test_kill_between_commit_and_manifest_then_a_deleted_file_comes_back(tmp_path):
+    cfg, root = setup_collection(tmp_path, 6)
+    sync.refresh(cfg)
+    path = root / "memory" / "note-0001.md"
+    saved, stat = path.read_bytes(), path.stat()
+    path.unlink()
+    assert run_killable("before-manifest") == -signal.SIGKILL  # the deletion is committed
+    path.write_bytes(saved)  # back exactly as the stale manifest remembers it
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    sync.refresh(cfg)
+    assert index_snapshot(cfg.data_dir) == fresh_build(cfg, tmp_path, "fresh")
+
+
+def test_kill_after_the_first_commit_then_the_collection_is_removed(tmp_path):
+    cfg, root = setup_collection(tmp_path, 6)
+    assert run_killable("before-manifest") == -signal.SIGKILL  # first build: no manifest at all
+    config.remove_collection(cfg, "main")
+    other = tmp_path / "other"
+    make_corpus(other, 2, seed=3)
+    config.add_collection(cfg, config.Collection("other", str(other)))
+    sync.refresh(config.load())
+    assert {row[0] for row in index_snapshot(cfg.data_dir)} == {"other"}
+
+
 def test_kill_9_at_random_moments_then_converge(tmp_path):
     cfg, root = setup_collection(tmp_path, 400)
     rng = random.Random(5)

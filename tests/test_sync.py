@@ -194,3 +194,24 @@ def test_busy_writer_waits_then_fails_with_a_clear_error(setup):
     finally:
         proc.kill()
         proc.join()
+
+
+def test_file_names_that_are_not_utf8_or_hold_newlines_are_skipped_with_a_warning(setup, cli):
+    cfg, root = setup
+    folder = os.fsencode(root / "memory")
+    for name in (b"bad\xff.md", b"new\nline.md", b"tab\tname.md"):
+        with open(os.path.join(folder, name), "wb") as handle:
+            handle.write(b"# odd name\n- [K] quokka\n")
+    os.mkdir(os.path.join(folder, b"dir\xfe"))
+    with open(os.path.join(folder, b"dir\xfe", b"inside.md"), "wb") as handle:
+        handle.write(b"# inside\n- [K] quokka\n")
+    report = sync.refresh(cfg)
+    warnings = report.collections[0].warnings
+    assert sorted(w.split(":")[0] for w in warnings) == [
+        "memory/bad\\xff.md", "memory/dir\\xfe/", "memory/new\\nline.md", "memory/tab\\tname.md"]
+    assert all(w.isprintable() for w in warnings)
+    assert counts(report) == (2, 0, 0, 0)
+    assert {row[1] for row in index_snapshot(cfg.data_dir)} == {"MEMORY.md", "memory/2026-02-28.md"}
+    result = cli("index")
+    assert result.code == 0 and "bad\\xff.md: file name is not valid UTF-8" in result.err
+    assert cli("search", "USDC", "--json").code == 0

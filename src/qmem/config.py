@@ -58,18 +58,36 @@ class Collection:
 
 
 class Config:
-    """The loaded config: collections plus a few engine settings."""
+    """The loaded config: collections plus a few engine settings.
 
-    __slots__ = ("file", "collections", "data_dir", "lock_timeout", "limit", "snippet_lines", "extra")
+    `data_root` is the data folder a user names (`$QMEM_DATA`, `data_dir`, the XDG default),
+    which several configs may share; `data_dir` is this config's own folder inside it, where
+    its index, manifests and lock live (see `layout`)."""
+
+    __slots__ = ("file", "collections", "data_root", "_data_dir", "lock_timeout", "limit", "snippet_lines", "extra")
 
     def __init__(self, file: str) -> None:
         self.file = file
         self.collections: dict[str, Collection] = {}
-        self.data_dir = default_data_dir()
+        self.data_root = default_data_dir()
+        self._data_dir: str | None = None
         self.lock_timeout = DEFAULT_LOCK_TIMEOUT
         self.limit = DEFAULT_LIMIT
         self.snippet_lines = DEFAULT_SNIPPET_LINES
         self.extra: dict[str, object] = {}  # tables other layers own ([tree], [memory], …)
+
+    @property
+    def data_dir(self) -> str:
+        """This config's own data folder: `<data_root>/configs/<slug>-<hash of the config path>`."""
+        if self._data_dir is None:
+            from .layout import config_data_dir
+
+            self._data_dir = config_data_dir(self.data_root, self.file)
+        return self._data_dir
+
+    @data_dir.setter
+    def data_dir(self, path: str) -> None:
+        self._data_dir = path
 
     def collection(self, name: str) -> Collection:
         try:
@@ -94,6 +112,8 @@ def default_config_path() -> str:
 
 
 def default_data_dir() -> str:
+    """The data root: `$QMEM_DATA`, else the XDG data folder (a config's `data_dir` key
+    overrides the latter)."""
     explicit = os.environ.get("QMEM_DATA")
     if explicit:
         return os.path.abspath(os.path.expanduser(explicit))
@@ -253,7 +273,7 @@ def _from_dict(file: str, data: dict[str, object]) -> Config:
         cfg.collections[name] = Collection(name, body["path"], body["patterns"], body["exclude"], body["description"],
                                            bool(body.get("embed", False)))
     if "data_dir" in data and not os.environ.get("QMEM_DATA"):
-        cfg.data_dir = data["data_dir"]  # type: ignore[assignment]
+        cfg.data_root = data["data_dir"]  # type: ignore[assignment]
     cfg.lock_timeout = float(data.get("lock_timeout", DEFAULT_LOCK_TIMEOUT))  # type: ignore[arg-type]
     cfg.limit = int(data.get("limit", DEFAULT_LIMIT))  # type: ignore[call-overload]
     cfg.snippet_lines = int(data.get("snippet_lines", DEFAULT_SNIPPET_LINES))  # type: ignore[call-overload]

@@ -62,3 +62,12 @@ def non_utf8_argument(argv: list[str]) -> str | None:
         except UnicodeEncodeError:
             return ascii(arg)
     return None
+
+
+class IndexCorruptError(QmemError):
+    """The index folder exists but cannot be read (a cache: rebuilding it from the Markdown fixes it)."""
+
+
+class DataFolderError(QmemError):
+    """The data folder cannot be used (a file where a folder should be, a folder where the lock
+    file should be); the message names exactly what to remove."""

@@ -8,6 +8,7 @@ change builds a fresh index beside the old one instead of failing to open it.
 
 from __future__ import annotations
 
+import json
 import os
 import time
 
@@ -15,7 +16,7 @@ import tantivy
 import xxhash
 
 from . import analysis
-from .errors import IndexBusyError, IndexMissingError
+from .errors import DataFolderError, IndexBusyError, IndexCorruptError, IndexMissingError
 from .fsutil import FileLock
 from .layout import lock_path, stale_versions, tantivy_dir, version_dir
 from .query import QueryForm
@@ -44,6 +45,70 @@ def remove_stale_versions(data_dir: str) -> list[str]:
     for name in removed:
         shutil.rmtree(os.path.join(data_dir, name), ignore_errors=True)
     return removed
+
+
+# The fields `build_schema` declares: a meta.json with other fields belongs to something else.
+FIELD_NAMES = frozenset({"key", "collection", "path", "anchor", "heading", "body", "body_hash", "types",
+                         "line_start", "line_end", "body_line", "date", "expires", "priority"})
+_SEGMENT_FILES = (".store", ".term", ".idx", ".pos", ".fast", ".fieldnorm")
+
+
+def check(data_dir: str) -> str | None:
+    """Why the index folder cannot be used, found cheaply (meta.json and the files it names);
+    None when it looks whole or does not exist yet. Truncated segment files pass this check:
+    `probe` opens them."""
+    path = tantivy_dir(data_dir)
+    try:
+        with open(os.path.join(path, "meta.json"), "rb") as handle:
+            raw = handle.read()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return f"meta.json cannot be read ({exc.strerror})"
+    if not raw.strip():
+        return "meta.json is empty"
+    try:
+        meta = json.loads(raw)
+        fields = {f["name"] for f in meta["schema"]}
+        segments = [(s["segment_id"].replace("-", ""), (s.get("deletes") or {}).get("opstamp")) for s in meta["segments"]]
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return "meta.json is not a Tantivy index description"
+    if fields != FIELD_NAMES:
+        return "meta.json describes another index (its fields are not qmem's)"
+    for segment, deletes in segments:
+        names = [segment + ext for ext in _SEGMENT_FILES] + ([f"{segment}.{deletes}.del"] if deletes is not None else [])
+        for name in names:
+            if not os.path.isfile(os.path.join(path, name)):
+                return f"segment file {name} is missing"
+    return None
+
+
+def probe(data_dir: str) -> str | None:
+    """Like `check`, then open the index and a searcher (Tantivy checks every segment file's
+    footer): why the index is unusable, or None."""
+    problem = check(data_dir)
+    if problem or not os.path.exists(os.path.join(tantivy_dir(data_dir), "meta.json")):
+        return problem
+    try:
+        index = tantivy.Index.open(tantivy_dir(data_dir))
+        index.searcher()
+    except Exception as exc:  # ValueError, or a pyo3 PanicException from a damaged file
+        return _reason(exc)
+    return None
+
+
+def _reason(exc: BaseException) -> str:
+    text = str(exc).split("\n", 1)[0]
+    return f"{type(exc).__name__}: {text[:160]}"
+
+
+def reset(data_dir: str) -> None:
+    """Remove this config's Tantivy folder (a cache) so the next writer creates it afresh."""
+    import shutil
+
+    shutil.rmtree(tantivy_dir(data_dir), ignore_errors=True)
+    if os.path.lexists(tantivy_dir(data_dir)):  # a file, or something rmtree could not remove
+        raise DataFolderError(f"{tantivy_dir(data_dir)} cannot be removed; remove it by hand and run qmem index")
 
 
 def build_schema() -> tantivy.Schema:
@@ -83,7 +148,7 @@ def open_reader(data_dir: str) -> tantivy.Index:
     path = tantivy_dir(data_dir)
     if not os.path.exists(os.path.join(path, "meta.json")):
         raise IndexMissingError(f"no index in {version_dir(data_dir)} yet")
-    index = tantivy.Index.open(path)
+    index = tantivy.Index.open(path)  # ValueError when damaged (or a segment just merged away)
     analysis.register(index)
     return index
 
@@ -107,7 +172,11 @@ class Writer:
         self.created = False
 
     def __enter__(self) -> Writer:
-        if not self.lock.acquire():
+        try:
+            acquired = self.lock.acquire()
+        except OSError as exc:
+            raise DataFolderError(unusable_path(lock_path(self.data_dir), exc)) from None
+        if not acquired:
             raise IndexBusyError(
                 f"another qmem refresh holds the index ({version_dir(self.data_dir)}) "
                 f"for over {self.timeout:g}s; try again later"
@@ -115,15 +184,28 @@ class Writer:
         self.created = not os.path.exists(os.path.join(tantivy_dir(self.data_dir), "meta.json"))
         return self
 
+    def reset(self) -> None:
+        """Start the index afresh (under the lock): the old one was damaged or stale."""
+        self.writer = None
+        self.index = None
+        reset(self.data_dir)
+        self.created = True
+
     def _open(self) -> tantivy.IndexWriter:
         if self.writer is not None:
             return self.writer
         path = tantivy_dir(self.data_dir)
-        os.makedirs(path, exist_ok=True)
-        if os.path.exists(os.path.join(path, "meta.json")):
-            self.index = tantivy.Index.open(path)
-        else:
-            self.index = tantivy.Index(self.schema, path=path)
+        try:
+            os.makedirs(path, exist_ok=True)
+        except OSError as exc:
+            raise DataFolderError(unusable_path(path, exc)) from None
+        try:
+            if os.path.exists(os.path.join(path, "meta.json")):
+                self.index = tantivy.Index.open(path)
+            else:
+                self.index = tantivy.Index(self.schema, path=path)
+        except Exception as exc:  # damaged meta.json or segment files: the caller rebuilds
+            raise IndexCorruptError(f"the index in {path} is damaged ({_reason(exc)})") from None
         analysis.register(self.index)
         deadline = time.monotonic() + self.timeout
         while True:
@@ -188,6 +270,21 @@ class Writer:
         if self.writer is not None:
             self.writer.wait_merging_threads()
             self.writer = None
+
+
+def unusable_path(path: str, exc: OSError) -> str:
+    """One line saying what stands in the way of using `path` and exactly what to remove."""
+    probe_path = path
+    while probe_path and probe_path != os.path.dirname(probe_path):
+        if os.path.lexists(probe_path):
+            break
+        probe_path = os.path.dirname(probe_path)
+    if probe_path == path and os.path.isdir(path) and path.endswith(".lock"):
+        return f"{path} is a folder where qmem keeps its lock file; remove it (rm -r '{path}') and retry"
+    if os.path.lexists(probe_path) and not os.path.isdir(probe_path) and probe_path != path:
+        return (f"{probe_path} is a file where qmem needs a folder for its index data; remove or move it, "
+                f"or set QMEM_DATA / data_dir to another folder")
+    return f"cannot use {path}: {exc.strerror or exc}"
 
 
 def compile_query(form: QueryForm, schema: tantivy.Schema) -> tantivy.Query | None:

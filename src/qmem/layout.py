@@ -1,15 +1,44 @@
-"""Where the index data lives inside the data folder; no heavy imports (the `get` path uses it).
+"""Where the index data lives; no heavy imports (the `get` path uses it).
 
-    <data>/v<SCHEMA>/tantivy/     the Tantivy index (a cache: delete it and `qmem index`)
-    <data>/v<SCHEMA>/manifests/   one JSON manifest per collection
-    <data>/v<SCHEMA>/write.lock   held by the one refresh allowed at a time
+Several configs may share one data root (`$QMEM_DATA`, `data_dir`, `~/.local/share/qmem`):
+each config owns a folder of its own inside it, keyed by the config file's resolved path, so
+nothing one config does can remove what another indexed.
+
+    <root>/configs/<slug>-<hash>/owner.json         which config file owns this folder
+    <root>/configs/<slug>-<hash>/v<SCHEMA>/tantivy/     the Tantivy index (a cache)
+    <root>/configs/<slug>-<hash>/v<SCHEMA>/manifests/   one JSON manifest per collection
+    <root>/configs/<slug>-<hash>/v<SCHEMA>/write.lock   held by the one refresh allowed at a time
+
+`Config.data_dir` is the config's own folder; every function below that takes `data_dir`
+takes that folder. `<root>/v<N>/` is the layout of qmem before per-config folders: it may be
+shared by several configs, so it is only ever read (`adopt`), never removed.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import re
+import time
 
 SCHEMA_VERSION = 1
+CONFIGS = "configs"
+OWNER = "owner.json"
+_SLUG_BAD = re.compile(r"[^A-Za-z0-9._-]+")
+_VERSION = re.compile(r"^v\d+$")
+
+
+def config_data_dir(data_root: str, config_file: str) -> str:
+    """The folder that belongs to `config_file` inside `data_root`.
+
+    Keyed by the config's resolved path (symlinks followed, so two names of one file share
+    it); the slug (the config's folder name) only helps a person reading the listing."""
+    import xxhash
+
+    real = os.path.realpath(config_file)
+    slug = _SLUG_BAD.sub("_", os.path.basename(os.path.dirname(real)))[:40].strip("._-") or "config"
+    digest = xxhash.xxh3_64_hexdigest(os.fsencode(real))
+    return os.path.join(data_root, CONFIGS, f"{slug}-{digest}")
 
 
 def version_dir(data_dir: str) -> str:
@@ -29,13 +58,14 @@ def lock_path(data_dir: str) -> str:
 
 
 def stale_versions(data_dir: str) -> list[str]:
-    """Index folders of other schema versions (left by an older or newer qmem)."""
+    """Index folders of other schema versions in a config's own folder (left by an older or
+    newer qmem); the next refresh removes them."""
     try:
         names = os.listdir(data_dir)
     except OSError:
         return []
     current = f"v{SCHEMA_VERSION}"
-    return sorted(n for n in names if n.startswith("v") and n[1:].isdigit() and n != current)
+    return sorted(n for n in names if _VERSION.match(n) and n != current)
 
 
 def dir_size(path: str) -> int:
@@ -48,3 +78,118 @@ def dir_size(path: str) -> int:
             except OSError:
                 pass
     return total
+
+
+# -- ownership -------------------------------------------------------------------------------
+
+def claim(data_dir: str, config_file: str) -> None:
+    """Record which config owns `data_dir` (once; the first writer writes it)."""
+    from .fsutil import atomic_write
+
+    owner = os.path.join(data_dir, OWNER)
+    if os.path.isfile(owner):
+        return
+    record = {"config": os.path.realpath(config_file), "created_at": time.time(), "layout": 2}
+    atomic_write(owner, json.dumps(record, ensure_ascii=False) + "\n")
+
+
+def owner_of(data_dir: str) -> str | None:
+    """The config file recorded in a data folder, or None when unrecorded or unreadable."""
+    try:
+        with open(os.path.join(data_dir, OWNER), "rb") as handle:
+            config = json.loads(handle.read()).get("config")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return config if isinstance(config, str) else None
+
+
+class DataFolder:
+    """One folder of index data under a data root, and whose it is.
+
+    `legacy` folders (`<root>/v<N>`) come from qmem before per-config folders: any config
+    that used the root may have shared them, so no config can tell whether it is the last."""
+
+    __slots__ = ("path", "config", "config_exists", "legacy", "bytes")
+
+    def __init__(self, path: str, config: str | None, config_exists: bool, legacy: bool, size: int) -> None:
+        self.path = path
+        self.config = config
+        self.config_exists = config_exists
+        self.legacy = legacy
+        self.bytes = size
+
+    @property
+    def orphan(self) -> bool:
+        """A config folder whose config file is gone (or was never recorded)."""
+        return not self.legacy and not self.config_exists
+
+    def to_dict(self) -> dict[str, object]:
+        return {"path": self.path, "config": self.config, "config_exists": self.config_exists,
+                "legacy": self.legacy, "orphan": self.orphan, "bytes": self.bytes}
+
+
+def data_folders(data_root: str, sizes: bool = False) -> list[DataFolder]:
+    """Every data folder under `data_root`: one per config that ever indexed there (with the
+    config file that owns it and whether that file still exists), then legacy folders.
+
+    For `qmem doctor`/`status`: a folder whose config is gone is an orphan its user may delete."""
+    found: list[DataFolder] = []
+    configs = os.path.join(data_root, CONFIGS)
+    try:
+        names = sorted(os.listdir(configs))
+    except OSError:
+        names = []
+    for name in names:
+        path = os.path.join(configs, name)
+        if name.startswith(".") or not os.path.isdir(path):
+            continue
+        owner = owner_of(path)
+        found.append(DataFolder(path, owner, bool(owner) and os.path.isfile(owner), False,
+                                dir_size(path) if sizes else 0))
+    for name in legacy_versions(data_root):
+        path = os.path.join(data_root, name)
+        found.append(DataFolder(path, None, False, True, dir_size(path) if sizes else 0))
+    return found
+
+
+def legacy_versions(data_root: str) -> list[str]:
+    """`v<N>` folders directly in the data root: the shared layout of qmem before per-config
+    data folders."""
+    try:
+        names = os.listdir(data_root)
+    except OSError:
+        return []
+    return sorted(n for n in names if _VERSION.match(n) and os.path.isdir(os.path.join(data_root, n)))
+
+
+def adopt(legacy_version_dir: str, data_dir: str) -> list[str]:
+    """Give `data_dir` a copy of a legacy index folder's contents (tantivy/, manifests/,
+    vectors/), as hard links where the file system allows (segment and manifest files are
+    never rewritten in place, only replaced, so links are safe) and as copies otherwise.
+
+    The legacy folder is left exactly as it was: other configs may still need it. Each part
+    is copied into a temporary name and renamed into place, so a crash leaves either no
+    part or a whole one; a part already present is kept. Call it under the config's write
+    lock. Returns the parts copied."""
+    import shutil
+
+    def link(src: str, dst: str) -> None:
+        try:
+            os.link(src, dst)
+        except OSError:
+            shutil.copy2(src, dst)
+
+    target = version_dir(data_dir)
+    copied = []
+    for part in ("tantivy", "manifests", "vectors"):
+        src = os.path.join(legacy_version_dir, part)
+        dst = os.path.join(target, part)
+        if not os.path.isdir(src) or os.path.lexists(dst):
+            continue
+        tmp = os.path.join(target, f".adopt-{part}-{os.getpid()}")
+        shutil.rmtree(tmp, ignore_errors=True)
+        shutil.copytree(src, tmp, symlinks=True, copy_function=link,
+                        ignore=shutil.ignore_patterns("*.lock", ".tantivy-*.lock"))
+        os.rename(tmp, dst)
+        copied.append(part)
+    return copied

@@ -15,6 +15,19 @@ from .fsutil import glob_to_regex, is_inside
 SKIP_DIRS = {"node_modules", "__pycache__"}
 _GLOB_CHARS = set("*?[")
 GENERATED_INDEX = "/_index.md"
+# Names the index cannot hold faithfully: bytes that are not UTF-8 (Python shows them as lone
+# surrogates) and control or line-break characters, which would break line-based output.
+_BAD_NAME = re.compile(r"[\x00-\x1f\x7f\x85\u2028\u2029\ud800-\udfff]")
+
+
+def bad_name(name: str) -> bool:
+    return not (name.isascii() and name.isprintable()) and _BAD_NAME.search(name) is not None
+
+
+def shown_name(rel: str) -> str:
+    """A path as printable text: undecodable bytes as \\xNN, control characters escaped."""
+    text = rel.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    return _BAD_NAME.sub(lambda m: ascii(m.group())[1:-1], text)
 
 
 class FileInfo:
@@ -109,6 +122,9 @@ def scan(root: str, patterns: list[str], exclude: list[str]) -> tuple[list[FileI
                 if entry.is_dir():
                     if depth == 0 or entry.name.startswith(".") or entry.name in SKIP_DIRS or matcher.prunes(rel):
                         continue
+                    if bad_name(entry.name):
+                        warnings.append(f"{shown_name(rel)}/: folder name is not valid UTF-8 or holds a control character, skipped")
+                        continue
                     sub_depth = None if depth is None else depth - 1
                     if is_link:
                         if not is_inside(real_root, os.path.realpath(entry.path)):
@@ -119,6 +135,9 @@ def scan(root: str, patterns: list[str], exclude: list[str]) -> tuple[list[FileI
                     walk(rel, sub_depth, via_link)
                     continue
                 if not matcher.wants(rel):
+                    continue
+                if bad_name(entry.name):
+                    warnings.append(f"{shown_name(rel)}: file name is not valid UTF-8 or holds a control character, skipped")
                     continue
                 if is_link and not is_inside(real_root, os.path.realpath(entry.path)):
                     warnings.append(f"{rel}: symlink points outside the collection root, skipped")

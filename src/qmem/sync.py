@@ -16,8 +16,9 @@ import xxhash
 from . import manifest as manifests
 from . import markdown
 from .config import Collection, Config
-from .index import Writer, remove_stale_versions
-from .layout import stale_versions
+from .errors import DataFolderError, IndexCorruptError
+from .index import Writer, check, probe, remove_stale_versions, unusable_path
+from .layout import adopt, claim, stale_versions, tantivy_dir, version_dir
 from .scan import FileInfo, scan
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
@@ -48,12 +49,14 @@ class CollectionReport:
 
 
 class RefreshReport:
-    __slots__ = ("collections", "purged", "rebuilt_from", "seconds", "committed")
+    __slots__ = ("collections", "purged", "rebuilt_from", "healed", "adopted_from", "seconds", "committed")
 
     def __init__(self) -> None:
         self.collections: list[CollectionReport] = []
         self.purged: list[str] = []  # collections no longer in the config, removed from the index
         self.rebuilt_from: list[str] = []  # index folders of another schema version, replaced
+        self.healed = ""  # why the index was damaged and rebuilt from scratch ("" = it was fine)
+        self.adopted_from = ""  # the legacy shared index folder this config's data was linked from
         self.seconds = 0.0
         self.committed = False
 
@@ -62,6 +65,8 @@ class RefreshReport:
             "collections": [c.to_dict() for c in self.collections],
             "purged": self.purged,
             "rebuilt_from": self.rebuilt_from,
+            "healed": self.healed,
+            "adopted_from": self.adopted_from,
             "seconds": round(self.seconds, 4),
             "committed": self.committed,
         }
@@ -103,26 +108,65 @@ def refresh(
     names: list[str] | None = None,
     full: bool = False,
     progress: Progress | None = None,
+    heal: bool = False,
 ) -> RefreshReport:
-    """Bring the index in line with the files of the named collections (all by default)."""
+    """Bring the index in line with the files of the named collections (all by default).
+
+    A damaged index (unreadable meta.json or segment files, another program's index) is a
+    cache gone bad: it is removed and rebuilt from the Markdown, and `report.healed` says why.
+    `heal=True` also opens every segment first (what a search that failed asks for)."""
     started = time.monotonic()
+    try:
+        claim(cfg.data_dir, cfg.file)
+    except OSError as exc:
+        raise DataFolderError(unusable_path(os.path.join(cfg.data_dir, "owner.json"), exc)) from None
+    try:
+        report = _refresh(cfg, names, full, progress, heal)
+    except IndexCorruptError as exc:  # found only once Tantivy opened it: start again from nothing
+        report = _refresh(cfg, names, full, progress, heal, damaged=str(exc))
+    if report.rebuilt_from:
+        remove_stale_versions(cfg.data_dir)
+    report.seconds = time.monotonic() - started
+    return report
+
+
+def _refresh(cfg: Config, names: list[str] | None, full: bool, progress: Progress | None, heal: bool,
+             damaged: str = "") -> RefreshReport:
     report = RefreshReport()
     selected = cfg.select(names)
     report.rebuilt_from = stale_versions(cfg.data_dir)
     with Writer(cfg.data_dir, cfg.lock_timeout) as writer:
+        if writer.created and not manifests.stored_collections(cfg.data_dir):
+            report.adopted_from = _adopt_legacy(cfg)
+            writer.created = not os.path.exists(os.path.join(tantivy_dir(cfg.data_dir), "meta.json"))
+        problem = damaged or (probe(cfg.data_dir) if heal else check(cfg.data_dir))
+        if problem:
+            report.healed = problem
+            writer.reset()
+        if writer.created:
+            # No index (never built, deleted, or just reset): every manifest describes sections
+            # that are not there, so every collection is rebuilt and stale manifests go.
+            for stored in manifests.stored_collections(cfg.data_dir):
+                manifests.remove(cfg.data_dir, stored)
+            selected = cfg.select(None)
         results: list[tuple[manifests.Manifest, bool]] = []
         for orphan in manifests.stored_collections(cfg.data_dir):
             if orphan not in cfg.collections:
                 writer.delete_collection(orphan)
                 report.purged.append(orphan)
         dirty = bool(report.purged)
+        touched: dict[str, set[str]] = {}
         for coll in selected:
-            result, saved, changed, files_changed = _refresh_collection(writer, cfg, coll, full, progress)
+            result, saved, changed, files_changed, paths = _refresh_collection(writer, cfg, coll, full, progress)
             report.collections.append(result)
             dirty = dirty or changed
+            if paths:
+                touched[coll.name] = paths
             if saved is not None:
                 results.append((saved, files_changed))
         if dirty or writer.created:
+            for name, paths in touched.items():  # the intent survives a crash after the commit
+                manifests.save_intent(cfg.data_dir, name, paths)
             writer.commit()
             report.committed = True
         for saved, files_changed in results:
@@ -130,14 +174,27 @@ def refresh(
                 manifests.save(cfg.data_dir, saved)
             else:
                 manifests.touch(cfg.data_dir, saved.collection, saved.refreshed_at)
+            manifests.clear_intent(cfg.data_dir, saved.collection)
         for orphan in report.purged:
             manifests.remove(cfg.data_dir, orphan)
         if report.committed:
             writer.finish()
-    if report.rebuilt_from:
-        remove_stale_versions(cfg.data_dir)
-    report.seconds = time.monotonic() - started
     return report
+
+
+def _adopt_legacy(cfg: Config) -> str:
+    """The first refresh of a config with no data of its own reuses the shared index of an
+    older qmem (`<data root>/v1`) when it holds one of this config's collections: linked,
+    never moved, so other configs that shared it keep it too. Collections of other configs
+    in the copy are purged and differing roots rebuilt by the refresh that follows."""
+    legacy_root = cfg.data_root
+    legacy = version_dir(legacy_root)
+    if os.path.realpath(legacy) == os.path.realpath(version_dir(cfg.data_dir)) or not os.path.isdir(legacy):
+        return ""
+    mine = any(manifests.load(legacy_root, c.name).root == c.path for c in cfg.collections.values())
+    if not mine or check(legacy_root) is not None:
+        return ""
+    return legacy if adopt(legacy, cfg.data_dir) else ""
 
 
 def _refresh_collection(
@@ -146,20 +203,29 @@ def _refresh_collection(
     coll: Collection,
     full: bool,
     progress: Progress | None,
-) -> tuple[CollectionReport, manifests.Manifest | None, bool, bool]:
-    """(report, new manifest, index changed, manifest entries changed)."""
+) -> tuple[CollectionReport, manifests.Manifest | None, bool, bool, set[str]]:
+    """(report, new manifest, index changed, manifest entries changed, paths replaced or deleted)."""
     result = CollectionReport(coll.name)
     if not os.path.isdir(coll.path):
         result.skipped_root = True
         result.warnings.append(f"{coll.path}: collection root is missing; index left as it was")
-        return result, None, False, False
+        return result, None, False, False, set()
     old = manifests.load(cfg.data_dir, coll.name)
+    touched: set[str] = set()
     if full or old.root != coll.path:
         result.full = True
         writer.delete_collection(coll.name)
+        touched.update(old.files)  # gone from the index now, whatever the next scan finds
         old_files: dict[str, list] = {}
     else:
         old_files = old.files
+        pending = manifests.load_intent(cfg.data_dir, coll.name)
+        if pending:
+            # An earlier refresh committed changes to these paths and died before its manifest:
+            # what the index holds for them is unknown, so re-read them, or delete them if gone.
+            old_files = dict(old_files)
+            for rel in pending:
+                old_files[rel] = [-1, -1, "", 0]
     files, warnings = scan(coll.path, coll.patterns, coll.exclude)
     result.warnings.extend(warnings)
     now_ns = time.time_ns()
@@ -185,6 +251,7 @@ def _refresh_collection(
             unreadable.add(info.rel)
             if entry:
                 writer.delete_file(coll.name, info.rel)
+                touched.add(info.rel)
                 result.deleted += 1
                 changed = True
             continue
@@ -193,6 +260,7 @@ def _refresh_collection(
             result.unchanged += 1
             continue
         writer.replace_file(coll.name, info.rel, read.sections)
+        touched.add(info.rel)
         new_files[info.rel] = [size, info.mtime_ns, read.digest, len(read.sections)]
         changed = True
         if entry:
@@ -201,9 +269,10 @@ def _refresh_collection(
             result.added += 1
     for rel in old_files.keys() - new_files.keys() - unreadable:
         writer.delete_file(coll.name, rel)
+        touched.add(rel)
         result.deleted += 1
         changed = True
     result.files = len(new_files)
     result.sections = sum(e[3] for e in new_files.values())
     files_changed = changed or new_files != old.files or old.root != coll.path
-    return result, manifests.Manifest(coll.name, coll.path, time.time(), new_files), changed, files_changed
+    return result, manifests.Manifest(coll.name, coll.path, time.time(), new_files), changed, files_changed, touched
