@@ -90,7 +90,7 @@ def test_classification_examples():
     assert classify("服务器配置", "", table) == "infrastructure"
     assert classify("家庭与偏好", "", table) == "identity"
     assert classify("Key dates", "", table) == "dates"  # a tie (key vs dates) goes to the earlier domain
-    assert classify("Misc", "the API token rotates", table) == "infrastructure"  # first paragraph
+    assert classify("Misc", "the nightly cron job on the server", table) == "infrastructure"  # the body
     assert classify("Misc", "nothing known here", table) == "general"
     assert classify("[infra] Backup plan", "", table) == "infrastructure"
     assert classify("Backup plan <!-- domain: pets -->", "", table) == "pets"

@@ -28,7 +28,7 @@ _SLUG_DROP = re.compile(r"[^\w\s-]")
 class Part:
     """One `##` section of MEMORY.md, with its exact text."""
 
-    __slots__ = ("title", "text", "line", "pinned", "domain", "slug")
+    __slots__ = ("title", "text", "line", "pinned", "domain", "slug", "verdict")
 
     def __init__(self, title: str, text: str, line: int) -> None:
         self.title = title
@@ -37,6 +37,12 @@ class Part:
         self.pinned = False
         self.domain = ""
         self.slug = ""
+        self.verdict: domains_mod.Verdict | None = None
+
+    @property
+    def body(self) -> str:
+        """The text under the heading line."""
+        return self.text.split("\n", 1)[1] if "\n" in self.text else ""
 
     @property
     def first_paragraph(self) -> str:
@@ -123,14 +129,22 @@ def plan(text: str, tree_config: dict[str, object], config_file: str = "") -> Pl
     """Split, pin, classify and name leaves. Same input, same plan."""
     table = domains_mod.load_table(tree_config, config_file)
     pinned_titles = {str(t).strip().lower() for t in tree_config.get("pinned", []) or []}  # type: ignore[union-attr]
+    auto_pin = tree_config.get("auto_pin", True) is not False
     preamble, parts = split(text)
     taken: dict[str, set[str]] = {}
     for number, part in enumerate(parts, 1):
         bare_title = _COMMENT.sub("", markdown.strip_tags(part.title)).strip().lower()
-        part.pinned = bool(_PIN_TAG.search(part.title)) or bare_title in pinned_titles
+        verdict = part.verdict = domains_mod.explain(part.title, part.body, table)
+        if _PIN_TAG.search(part.title):
+            verdict.pin_reason = "tagged [pin]/[P0]"
+        elif bare_title in pinned_titles:
+            verdict.pin_reason = "listed in [tree] pinned"
+        elif auto_pin and not verdict.secrets:  # a section holding a secret is never pinned by guess
+            verdict.pin_reason = domains_mod.instruction(part.title, part.body, table)
+        part.pinned = verdict.pinned = bool(verdict.pin_reason)
+        part.domain = verdict.domain
         if part.pinned:
             continue
-        part.domain = domains_mod.classify(part.title, part.first_paragraph, table)
         slug = leaf_slug(part.title) or f"section-{number}"
         used = taken.setdefault(part.domain, {"_index"})
         candidate, n = slug, 1
