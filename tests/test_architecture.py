@@ -22,6 +22,7 @@ LAYERS: dict[str, float] = {
     "qmem.catalog": 5, "qmem.evaluate": 5.3, "qmem.watch": 5,
     "qmem.vector": 5, "qmem.vector.models": 5, "qmem.vector.store": 5.1, "qmem.vector.hybrid": 5.2,
     "qmem.memory": 6,
+    "qmem.memory.secrets": 6.05, "qmem.memory.domain_cues": 6.05,
     "qmem.memory.entries": 6.1, "qmem.memory.domains": 6.1, "qmem.memory.workspace": 6.1,
     "qmem.memory.daily": 6.2, "qmem.memory.tree_shape": 6.2, "qmem.memory.state": 6.2, "qmem.memory.protocol": 6.2,
     "qmem.memory.tree": 6.3,

@@ -8,7 +8,7 @@ import os
 from qmem.conventions import plural
 from qmem.memory.distill import cjk_terms
 
-SMALL = "# M\n\n## Profile\n\nLin likes tea.\n\n## Skills\n\nrsync -P\n"
+SMALL = "# M\n\n## Profile\n\nLin likes tea.\n\n## Preferences\n\nshort answers\n"  # both: identity
 
 
 def test_plural_rules():

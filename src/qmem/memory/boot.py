@@ -118,7 +118,7 @@ def _without_private(text: str, private: list[str], tree_config: dict[str, objec
         if part.title.strip().lower() == "domains":
             kept.append(_drop_root_entries(part.text, private, left_out))
             continue
-        domain = domains_mod.classify(part.title, part.first_paragraph, table)
+        domain = domains_mod.classify(part.title, part.body, table)
         if domain in private:
             left_out.append(part.title)
             continue

@@ -99,7 +99,7 @@ class Cue:
         if cjk or (text.startswith("*") and text.endswith("*")):
             pattern = body
         elif text.endswith("*"):
-            pattern = rf"(?<![{_LATIN}]){body}[{_LATIN}]*"
+            pattern = rf"(?<![{_LATIN}]){body}"  # the match is the cue alone: "kunden*" leaves "projekt" free
         elif text.startswith("*"):
             pattern = rf"{body}(?:e|en|n|s|es)?(?![{_LATIN}])"
         else:  # a whole word, inflected: tool → tools, tooling; invoices → invoice, invoiced
@@ -130,12 +130,14 @@ def _matches(text: str, cues: tuple[Cue, ...], heading: bool) -> list[Cue]:
             continue
         for match in cue.pattern.finditer(text):
             found.append((match.start(), match.end(), cue))
-    taken: list[tuple[int, int]] = []
+    taken: list[tuple[int, int, str]] = []
     kept: dict[tuple[str, str], Cue] = {}
     for start, end, cue in sorted(found, key=lambda row: (row[0] - row[1], row[0])):
-        if any(start < b and a < end for a, b in taken if (a, b) != (start, end)):
+        if any(start < b and a < end for a, b, _ in taken if (a, b) != (start, end)):
             continue
-        taken.append((start, end))
+        if (start, end, cue.domain) in taken:  # "api keys" and "api key" on one span count once
+            continue
+        taken.append((start, end, cue.domain))
         kept.setdefault((cue.domain, cue.text), cue)
     return list(kept.values())
 

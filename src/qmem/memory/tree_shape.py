@@ -9,18 +9,25 @@ import re
 from .. import markdown
 from ..analysis import estimate_tokens
 from . import domains as domains_mod
+from . import secrets
 from .workspace import Workspace
 
 INDEX_NAME = "_index.md"
 ROOT_TITLE = "# Memory Index"
 DOMAINS_HEADING = "## Domains"
 SUMMARY_CHARS = 160
+SLUG_CHARS = 40
 SUMMARY_STEPS = (SUMMARY_CHARS, 120, 90, 60, 40, 0)
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
 _PIN_TAG = re.compile(r"\[(?:pin|p0)\]", re.IGNORECASE)
 _COMMENT = re.compile(r"<!--.*?-->")
 _RULE = re.compile(r"^\s*(?:-{3,}|\*{3,}|_{3,})\s*$")
 _SLUG_DROP = re.compile(r"[^\w\s-]")
+_TABLE_SEPARATOR = re.compile(r"^\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?$")
+_LIST_MARK = re.compile(r"^(?:>\s*)*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?")
+_IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
+_DATE = r"\d{4}[-/.年]\d{1,2}(?:[-/.月]\d{1,2}日?)?(?:[ T]\d{1,2}:\d{2}(?::\d{2})?)?"
+_TIMESTAMP = re.compile(rf"^(?:[^:：]{{0,24}}[:：]\s*)?[*_]*{_DATE}[*_]*$")
 
 
 # -- splitting and planning -------------------------------------------------------------------
@@ -44,18 +51,6 @@ class Part:
         """The text under the heading line."""
         return self.text.split("\n", 1)[1] if "\n" in self.text else ""
 
-    @property
-    def first_paragraph(self) -> str:
-        body: list[str] = []
-        for line in self.text.splitlines()[1:]:
-            if not line.strip():
-                if body:
-                    break
-                continue
-            if not line.lstrip().startswith("#"):
-                body.append(line)
-        return " ".join(body)
-
 
 def split(text: str) -> tuple[str, list[Part]]:
     """(preamble, sections) on `##` headings outside fenced code, every byte kept.
@@ -77,23 +72,42 @@ def split(text: str) -> tuple[str, list[Part]]:
 
 
 def leaf_slug(title: str) -> str:
-    """Lowercase, special characters removed, spaces → hyphens, CJK kept, ≤ 60 characters."""
+    """A short readable file name: lowercase, punctuation and emoji dropped, spaces → hyphens,
+    CJK and accented letters kept; at most SLUG_CHARS characters, cut at a word boundary."""
     text = _COMMENT.sub("", markdown.strip_tags(title)).strip().lower()
     text = _SLUG_DROP.sub("", text).replace("_", "-")
     text = re.sub(r"[\s-]+", "-", text).strip("-")
-    return text[:60].rstrip("-")
+    if len(text) <= SLUG_CHARS:
+        return text
+    cut = text[:SLUG_CHARS + 1].rfind("-")
+    return (text[:cut] if cut >= SLUG_CHARS // 2 else text[:SLUG_CHARS]).rstrip("-")
 
 
 def summary_line(text: str) -> str:
-    """The first meaningful line: not a heading, front matter, blank line or rule; ≤ 160 chars."""
+    """The first line that says something, ≤ 160 chars.
+
+    Skipped: headings, front matter, blank lines, rules, fenced code, comments, images, table
+    headers and separators, bare labels ("Details:"), timestamps ("_Last updated: 2026-02-11_")
+    and any line holding a secret. A list marker is dropped; a table row reads "cell · cell"."""
     lines = text.splitlines()
     start = markdown.front_matter(lines)[1]
-    for line in lines[start:]:
-        stripped = line.strip()
-        if not stripped or stripped.startswith("#") or _RULE.match(stripped) or stripped.startswith("```"):
+    fenced = False
+    for k in range(start, len(lines)):
+        stripped = lines[k].strip()
+        if stripped.startswith(("```", "~~~")):
+            fenced = not fenced
             continue
-        stripped = _COMMENT.sub("", stripped).strip()
-        if not stripped:
+        if fenced or not stripped or stripped.startswith("#") or _RULE.match(stripped):
+            continue
+        if secrets.has_secret(stripped):
+            continue
+        if stripped.startswith("|"):
+            if _TABLE_SEPARATOR.match(stripped) or (k + 1 < len(lines) and _TABLE_SEPARATOR.match(lines[k + 1].strip())):
+                continue  # a separator, or the header row above one
+            stripped = " · ".join(cell.strip() for cell in stripped.strip("|").split("|") if cell.strip())
+        stripped = _LIST_MARK.sub("", _COMMENT.sub("", _IMAGE.sub("", stripped))).strip()
+        bare = stripped.strip("*_` ")
+        if not bare or bare.endswith((":", "：")) or _TIMESTAMP.match(bare):
             continue
         return stripped if len(stripped) <= SUMMARY_CHARS else stripped[: SUMMARY_CHARS - 1].rstrip() + "…"
     return ""

@@ -1,0 +1,166 @@
+"""Bonsai tree v2: classification from evidence on a labelled fixture set, secrets by shape,
+boot rules pinned, summaries and names (issue 12)."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+
+from qmem.memory import secrets, tree
+from qmem.memory.domains import classify, explain, instruction, load_table
+
+from .conftest import ROOT
+
+FIXTURES = ROOT / "tests" / "fixtures" / "tree"
+LABELS = json.loads((FIXTURES / "labels.json").read_text(encoding="utf-8"))
+GROUPS = ("holdout", "fresh", "final", "last")
+
+
+def group_of(name: str) -> str:
+    return next((g for g in GROUPS if name in LABELS[g]), "tune")
+
+
+def score_fixtures() -> tuple[Counter, list[str]]:
+    """Per group: sections, correct, in the catch-all; and the misses."""
+    counts: Counter = Counter()
+    misses = []
+    for name, rows in LABELS["files"].items():
+        the_plan = tree.plan((FIXTURES / name).read_text(encoding="utf-8"), {})
+        assert [p.title for p in the_plan.parts] == [title for title, _ in rows], name
+        for part, (title, want) in zip(the_plan.parts, rows):
+            got = "pinned" if part.pinned else part.domain
+            for group in (group_of(name), "all"):
+                counts[group, "n"] += 1
+                counts[group, "ok"] += got == want
+                counts[group, "general"] += got == "general"
+            if got != want:
+                misses.append(f"{name}: {title!r} want {want}, got {got} ({'; '.join(part.verdict.cues)})")
+    return counts, misses
+
+
+def test_fixture_set_is_big_and_multilingual():
+    files = LABELS["files"]
+    assert len(files) >= 25 and sum(len(rows) for rows in files.values()) >= 250
+    assert {name.split("-")[0] for name in files} >= {"en", "zh", "zht", "ja", "de", "vi"}
+    assert all(name in files for group in GROUPS for name in LABELS[group])
+
+
+def test_fixture_accuracy_and_catch_all_share(capsys):
+    counts, misses = score_fixtures()
+    with capsys.disabled():
+        for group in ("tune", *GROUPS, "all"):
+            n = counts[group, "n"]
+            print(f"\n  tree fixtures {group:7} {n:3} sections: accuracy {counts[group, 'ok'] / n:.1%}, "
+                  f"catch-all {counts[group, 'general'] / n:.1%}", end="")
+        print()
+    n = counts["all", "n"]
+    assert counts["all", "ok"] / n >= 0.90, "\n".join(misses)
+    assert counts["all", "general"] / n <= 0.10
+    for group in GROUPS:  # files kept out of tuning must hold up too, not just the tuned ones
+        assert counts[group, "ok"] / counts[group, "n"] >= 0.85, "\n".join(misses)
+
+
+def test_key_alone_proves_nothing_and_multi_word_cues_win():
+    table = load_table({})
+    assert classify("Key Decisions", "", table) == "projects"
+    assert classify("Key People", "", table) == "people"
+    assert classify("Key Lessons", "", table) == "lessons"
+    assert classify("Key Moments", "", table) == "archive"
+    assert classify("Key", "", table) == "general"
+    verdict = explain("API Keys", "", table)  # "api key" hides the "api" inside it
+    assert verdict.domain == "accounts" and verdict.scores == {"accounts": 6} and len(verdict.cues) == 1
+
+
+@pytest.mark.parametrize("heading, domain", [
+    ("關於我", "identity"), ("帳號與金鑰", "accounts"), ("專案", "projects"), ("伺服器", "infrastructure"),
+    ("ユーザーについて", "identity"), ("サーバー構成", "infrastructure"), ("学んだこと", "lessons"), ("大事な日", "dates"),
+    ("Über mich", "identity"), ("Zugangsdaten", "accounts"), ("Kundenprojekt", "projects"), ("Wichtige Termine", "dates"),
+    ("Về tôi", "identity"), ("Dự án hiện tại", "projects"), ("Bài học kinh nghiệm", "lessons"),
+    ("关于我", "identity"), ("用户档案", "identity"), ("About Kevin", "identity"), ("Who We Are", "identity"),
+    ("Profile", "identity"), ("2026 年 2 月", "archive"), ("🔐 Stuff", "security"), ("Project Alpha", "projects"),
+])
+def test_headings_in_every_language(heading, domain):
+    assert classify(heading, "", load_table({})) == domain
+
+
+def test_body_evidence_and_explicit_tags():
+    table = load_table({})
+    assert classify("Misc", "- the nightly cron job on the server; nginx reload", table) == "infrastructure"
+    assert classify("Notes", "- [P] likes tea\n- [P] lives in Lyon\n- [K] other", table) == "identity"
+    assert classify("[infra] Family stuff", "", table) == "infrastructure"
+    assert classify("Random", "nothing to see", table) == "general"
+    custom = load_table({"domains": {"pets": ["dog", "猫"]}})
+    assert classify("Our dog", "", custom) == "pets"
+    assert list(load_table({"domains": {"pets": ["dog"]}, "domains_mode": "replace"})) == ["pets"]
+
+
+SECRET_LINES = [
+    "- OpenAI: sk-proj-4fG7hQ2mN8pR1sT6vX9zB3cD5eF0gH2jK4lM6nP8qR",
+    "bot token 7412398801:AAHk3dLq9XnR2vT5wY8zB1cE4fG7hJ0kM3pQrStUvWx",
+    "GITHUB=ghp_Zk81mQvT3xL0aB9cD2eF4gH6iJ8kL0mN2oP4",
+    "AWS key AKIAIOSFODNN7EXAMPLE",
+    "-----BEGIN OPENSSH PRIVATE KEY-----",
+    "wallet: 0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318",
+    "- root password: Tq8#vLm2!xR9",
+    "- 服务器 root 密码：Xm#2026@hz!",
+    "- 資料庫密碼：Tp!2026db#guan",
+    "- パスワード: Mdr#2026kyoto",
+    "- Storage Box Passwort: Borg!Leipzig2026",
+    "- Mật khẩu máy chủ: Hn@2026#minhanh",
+    "- Netflix tom@example.com / N3tfl1x-family",
+    "- shop: weber / Holz#Augsburg1",
+    "seed phrase: abandon ability able about above absent absorb abstract absurd abuse access accident",
+    "postgres://app:Hx9pq2zz@db.internal/app",
+    "- School portal PIN: 8812",
+]
+NOT_SECRETS = [
+    "- API tokens live in `pass`; never write them into memory files.",
+    "- the office Wi-Fi password rotates monthly (ask reception).",
+    "- Kraken secret: (in 1Password)",
+    "boot tokens: 1143 → 400 (65% less)",
+    "- commit 3f9a2b7c1d8e4f6a0b5c9d2e7f1a4b8c5d6e7f80 fixed the build",
+    "- hot wallet address 0x9f2C4a1B7e3D5f6A8b0C2d4E6f8A0b2C4d6E8f0A",
+    "Epigallocatechin-3-gallate (EGCG) is an antioxidant; CD4+CD25+Foxp3+ cells",
+    "Adding nuts and seeds to oatmeal gives a boost of healthy fats, protein and fiber for the morning run.",
+    'database_url = "postgresql://user:password@localhost/mydatabase"',
+    "- password: <your password here>",
+]
+
+
+@pytest.mark.parametrize("line", SECRET_LINES)
+def test_secret_shapes_are_found_and_masked(line):
+    assert secrets.has_secret(line), line
+    masked = secrets.mask(line)
+    assert secrets.MASK in masked and not secrets.has_secret(masked.replace(secrets.MASK, "x"))
+
+
+@pytest.mark.parametrize("line", NOT_SECRETS)
+def test_ordinary_lines_are_not_secrets(line):
+    assert not secrets.has_secret(line), secrets.spans(line)
+
+
+def test_a_secret_beats_the_heading():
+    table = load_table({})
+    verdict = explain("Infrastructure", "- host: vps-1\n- root password: Tq8#vLm2!xR9\n", table)
+    assert verdict.domain == "accounts" and verdict.secrets == [(2, "password")]
+    assert "secret in the body" in verdict.cues[0]
+    assert classify("[infra] Servers", "- token sk-proj-4fG7hQ2mN8pR1sT6vX9zB3cD5eF0gH2j\n", table) == "accounts"
+
+
+def test_instruction_sections_are_pinned_and_say_why():
+    table = load_table({})
+    assert instruction("⚠️ Iron Rules", "- whatever", table).startswith("heading names rules")
+    assert instruction("📌 铁律", "", table) and instruction("ルール", "", table) and instruction("Grundregeln", "", table)
+    assert instruction("Quy tắc bắt buộc", "", table) and instruction("使用者規則", "", table)
+    body = "- Always check the calendar.\n- Never send email without a draft.\n"
+    assert instruction("Misc", body, table) == "2 of 2 items are instructions"
+    assert instruction("Security Policy", "- SSO only.\n- never in the repo.\n- quarterly review.\n", table) == ""
+    text = "# M\n\n## House rules\n- Always confirm first.\n\n## Servers\n- vps-1 runs nginx.\n"
+    the_plan = tree.plan(text, {})
+    assert [p.pinned for p in the_plan.parts] == [True, False]
+    assert the_plan.parts[0].verdict.pin_reason == "heading names rules: house rules"
+    assert not tree.plan(text, {"auto_pin": False}).parts[0].pinned
+    holds_secret = "# M\n\n## Rules\n- never share: sk-proj-4fG7hQ2mN8pR1sT6vX9zB3cD5eF0gH2j\n"
+    assert not tree.plan(holds_secret, {}).parts[0].pinned  # a secret is never pinned by guess
