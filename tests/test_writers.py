@@ -197,3 +197,159 @@ def test_distill_after_migrate_never_duplicates_and_rollback_needs_no_force(tmp_
     assert moved["memory/domains/identity/profile.md"] == "memory/profile.md"
     assert "prefers tea" in read(os.path.join(ws.memory_dir, "profile.md"))
     assert read(ws.memory_md) == with_stats and not os.path.exists(ws.domains)
+
+
+# -- 5. distill takes the writers' lock and re-reads under it ---------------------------------------
+
+def test_distill_never_loses_a_line_appended_while_it_merges(tmp_path, monkeypatch):
+    import threading
+    import time
+    from datetime import date
+
+    from qmem.fsutil import append_locked
+    from qmem.memory import daily, distill
+
+    ws = make_ws(tmp_path, "# Memory\n")
+    today = date(2026, 2, 28)
+    daily.remember(ws, "first fact", type_="K", day=today)
+    distill.distill(ws, days=1, today=today)
+    daily.remember(ws, "second fact", type_="K", day=today)
+    target = os.path.join(ws.memory_dir, "knowledge.md")
+    real = distill._render_file
+    threads = []
+
+    def render_while_someone_appends(*args, **kwargs):
+        if not threads:  # another writer appends to the topic file while distill is merging it
+            threads.append(threading.Thread(target=append_locked, args=(target, "- appended by hand\n")))
+            threads[0].start()
+            time.sleep(0.3)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(distill, "_render_file", render_while_someone_appends)
+    report = distill.distill(ws, days=1, today=today)
+    threads[0].join()
+    text = read(target)
+    assert "- appended by hand" in text
+    assert [a["entry"] for a in report.added] == ["- [K] second fact"] and "second fact" in text
+
+
+def test_distill_never_copies_an_expired_entry(tmp_path):
+    from datetime import date
+
+    from qmem.memory import daily, distill
+
+    ws = make_ws(tmp_path, "# Memory\n")
+    today = date(2026, 2, 28)
+    daily.remember(ws, "stale fact", type_="K", expire="2026-02-01", day=today)
+    report = distill.distill(ws, days=1, today=today)
+    assert all("stale fact" not in a["entry"] for a in report.added) and report.expired == 1
+
+
+# -- 6. rewrites keep every byte they do not mean to change -----------------------------------------
+
+ODD = ["\r\n", "\n", "\r"]
+LINES = ["- [K] keep\x85three", "- [K] [P2|expire:2020-01-01] old\u2028still old", "plain \x0c text \x1c here",
+         "\ufeff# Title", "- [P0] forever", "## [P1|expire:2020-02-01] Old section", "  indented under it",
+         "", "- [K] [P1|expire:2999-01-01] fresh", "```", "中文 \u2029 行"]
+
+
+def janitor_case(draw_lines, endings, final):
+    out = ""
+    for k, line in enumerate(draw_lines):
+        out += line + (endings[k % len(endings)] if k < len(draw_lines) - 1 or final else "")
+    return out
+
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+odd_text = st.builds(janitor_case, st.lists(st.one_of(st.sampled_from(LINES), st.text(
+    alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\r\n"), max_size=12)), max_size=12),
+    st.lists(st.sampled_from(ODD), min_size=1, max_size=3), st.booleans())
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=odd_text)
+def test_janitor_removes_only_the_moved_lines_byte_for_byte(tmp_path, text):
+    from datetime import date
+
+    from qmem.memory import janitor
+    from qmem.memory.workspace import raw_lines
+
+    folder = tmp_path / f"j{abs(hash(text))}"
+    ws = make_ws(folder, "# Memory\n") if not folder.exists() else tree.Workspace(str(folder / "ws"))
+    path = os.path.join(ws.memory_dir, "notes.md")
+    with open(path, "wb") as handle:
+        handle.write(text.encode("utf-8"))
+    before = os.stat(path).st_ino
+    report = janitor.janitor(ws, today=date(2026, 3, 1))
+    after = open(path, "rb").read().decode("utf-8")
+    raw = raw_lines(text)
+    gone = {i for m in report.moved if m.source == "memory/notes.md" for i in range(m.line - 1, m.line - 1 + m.count)}
+    assert after == "".join(line for i, line in enumerate(raw) if i not in gone)
+    if not gone:
+        assert os.stat(path).st_ino == before  # nothing to move: not even rewritten
+    archive = read(os.path.join(ws.archive, "2026-03.md")) if gone else ""
+    for i in gone:
+        assert raw[i] in archive or raw[i] + "\n" in archive
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=odd_text)
+def test_distill_stats_block_leaves_memory_md_bytes_alone(tmp_path, text):
+    from qmem.memory import distill
+    from qmem.memory.workspace import raw_lines
+
+    new = distill._with_stats(text, "Distilled entries: memory/knowledge.md 1 (last 2026-02-28)")
+    old_lines, new_lines = raw_lines(text), raw_lines(new)
+    it = iter(new_lines)
+    for k, line in enumerate(old_lines):  # every old line, in order, with its own ending
+        last_unended = k == len(old_lines) - 1 and not line.endswith(("\n", "\r"))
+        assert any(candidate == line or (last_unended and candidate.rstrip("\r\n") == line) for candidate in it)
+    added = [line.rstrip("\r\n") for line in new_lines]
+    for line in old_lines:
+        if line.rstrip("\r\n") in added:
+            added.remove(line.rstrip("\r\n"))
+    assert [a for a in added if a] == [distill.STATS_START, "Distilled entries: memory/knowledge.md 1 (last 2026-02-28)",
+                                       distill.STATS_END]
+    assert distill._with_stats(new, "Distilled entries: memory/knowledge.md 1 (last 2026-02-28)") == new
+
+
+def test_janitor_keeps_crlf_and_odd_separators(tmp_path):
+    from datetime import date
+
+    from qmem.memory import janitor
+
+    ws = make_ws(tmp_path, "# Memory\r\n\r\n- [K] [P2|expire:2020-01-01] old\r\n- [K] keep\x85three\r\n- last")
+    janitor.janitor(ws, today=date(2026, 3, 1))
+    assert open(ws.memory_md, "rb").read() == "# Memory\r\n\r\n- [K] keep\x85three\r\n- last".encode("utf-8")
+
+
+# -- 7. what is not a readable UTF-8 file is skipped with a warning; a FIFO is never opened ----------
+
+def test_janitor_and_maintain_skip_unreadable_files_and_fifos(tmp_path):
+    import subprocess
+    import sys
+    from datetime import date
+
+    from qmem.memory import janitor
+
+    ws = make_ws(tmp_path, "# Memory\n- [K] [P2|expire:2020-01-01] old\n")
+    mem = ws.memory_dir
+    with open(os.path.join(mem, "latin.md"), "wb") as handle:
+        handle.write("- [K] [P2|expire:2020-01-01] caf\xe9\n".encode("latin-1"))
+    with open(os.path.join(mem, "utf16.md"), "wb") as handle:
+        handle.write("- note\n".encode("utf-16"))
+    with open(os.path.join(mem, "binary.md"), "wb") as handle:
+        handle.write(b"\x00\x01\x02- [K] [P2|expire:2020-01-01] x\n")
+    os.mkfifo(os.path.join(mem, "x.md"))
+    report = janitor.janitor(ws, today=date(2026, 3, 1))
+    problems = "\n".join(report.problems)
+    for name in ("latin.md", "utf16.md", "binary.md", "x.md"):
+        assert f"memory/{name}:" in problems and "skipped" in problems
+    assert [m.source for m in report.moved] == ["MEMORY.md"]  # the good file was still cleaned
+    code = ("import sys; from qmem.memory import janitor; from qmem.memory.workspace import Workspace; "
+            "from datetime import date; r = janitor.janitor(Workspace(sys.argv[1]), today=date(2026, 3, 2)); "
+            "print(len(r.problems))")
+    done = subprocess.run([sys.executable, "-c", code, ws.root], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and int(done.stdout) >= 4  # a second run does not hang on the FIFO either

@@ -9,6 +9,12 @@ with an id (`<!-- qmem:moved ID -->`), then its source file is rewritten atomica
 between leaves the block in both places until the next run, which sees the id in the
 archive, does not archive it again, and only removes it from the source. Nothing is lost,
 and after any run every entry exists exactly once.
+
+Only the moved lines leave a file: every other byte stays as it was (CRLF, a BOM, no final
+newline, U+2028 or form feeds inside a line), and a file with nothing to move is not
+rewritten. What is not a readable regular UTF-8 file (a FIFO, a binary, latin-1 or UTF-16
+text, an unreadable file) is skipped with a problem naming it; a FIFO is never opened.
+The rescue folders of `tree rollback` (memory/rescue-*/) are left alone, like the archive.
 """
 
 from __future__ import annotations
@@ -19,15 +25,16 @@ from datetime import date
 import xxhash
 
 from .. import markdown
+from ..errors import QmemError
 from ..fsutil import append_locked, rewrite_locked
 from . import entries
-from .workspace import Workspace, read_text
+from .workspace import Workspace, bare, raw_lines
 
 MOVED_MARK = "<!-- qmem:moved {} -->"
 
 
 class Move:
-    __slots__ = ("source", "line", "count", "text", "expires", "archive", "block_id")
+    __slots__ = ("source", "line", "count", "text", "expires", "archive", "block_id", "raw")
 
     def __init__(self, source: str, line: int, count: int, text: str, expires: str, block_id: str) -> None:
         self.source = source  # relative to the workspace
@@ -37,6 +44,7 @@ class Move:
         self.expires = expires
         self.archive = ""
         self.block_id = block_id
+        self.raw = text  # the moved lines with their own endings
 
     def to_dict(self) -> dict[str, object]:
         return {"source": self.source, "line": self.line, "lines": self.count, "text": self.text,
@@ -57,10 +65,10 @@ class JanitorReport:
 
 
 def candidate_files(ws: Workspace) -> list[str]:
-    """MEMORY.md and memory/**/*.md, without archive/ and hidden folders."""
-    found = [ws.memory_md] if os.path.exists(ws.memory_md) else []
+    """MEMORY.md and memory/**/*.md, without archive/, rescue-*/ and hidden folders."""
+    found = [ws.memory_md] if os.path.lexists(ws.memory_md) else []
     for dirpath, dirnames, files in os.walk(ws.memory_dir):
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith((".", "rescue-")) and
                              os.path.join(dirpath, d) != ws.archive)
         found.extend(os.path.join(dirpath, n) for n in sorted(files) if n.endswith(".md"))
     return found
@@ -146,35 +154,53 @@ def janitor(ws: Workspace, *, today: date | None = None, dry_run: bool = False) 
     archive = os.path.join(ws.archive, f"{today.year:04d}-{today.month:02d}.md")
     archived_ids = _archived_ids(ws)
     for path in candidate_files(ws):
-        moves = find_moves(ws, path, read_text(path).splitlines(), today, report)
+        text, problem = ws.read(path)
+        if text is None:
+            report.problems.append(f"{ws.rel(path)}: {problem}, skipped")
+            continue
+        raw = raw_lines(text)
+        moves = find_moves(ws, path, [bare(line) for line in raw], today, report)
         if not moves:
             continue
         for move in moves:
             move.archive = ws.rel(archive)
+            move.raw = "".join(raw[move.line - 1:move.line - 1 + move.count])
         report.moved.extend(moves)
         report.files.append(ws.rel(path))
         if dry_run:
+            continue
+        try:
+            ws.check_write(path)
+            ws.check_write(archive)
+        except QmemError as exc:
+            report.problems.append(f"{exc} (nothing moved out of it)")
             continue
         fresh = [m for m in moves if m.block_id not in archived_ids]
         if fresh:
             block = "".join(
                 f"\n## From {m.source} (expired {m.expires}, archived {today.isoformat()})\n"
-                f"{MOVED_MARK.format(m.block_id)}\n{m.text}\n" for m in fresh)
+                f"{MOVED_MARK.format(m.block_id)}\n{_ended(m.raw)}" for m in fresh)
             append_locked(archive, block, header=f"# Archive {today.year:04d}-{today.month:02d}\n")
             archived_ids.update(m.block_id for m in fresh)
-        rewrite_locked(path, lambda text, path=path: _without(ws, path, text, today, archived_ids))
+        try:
+            rewrite_locked(path, lambda text, path=path: _without(ws, path, text, today, archived_ids))
+        except UnicodeDecodeError:
+            report.problems.append(f"{ws.rel(path)}: no longer UTF-8, left as it was")
     return report
+
+
+def _ended(text: str) -> str:
+    return text if text.endswith(("\n", "\r")) else text + "\n"
 
 
 def _without(ws: Workspace, path: str, text: str, today: date, archived: set[str]) -> str:
     """The file minus the expired blocks already in the archive (found again under the lock:
-    the file may have grown since it was first read)."""
-    lines = text.splitlines()
+    the file may have grown since it was first read). Every other byte stays."""
+    raw = raw_lines(text)
     scratch = JanitorReport(today, True)
-    drop = {i for m in find_moves(ws, path, lines, today, scratch) if m.block_id in archived
+    drop = {i for m in find_moves(ws, path, [bare(line) for line in raw], today, scratch) if m.block_id in archived
             for i in range(m.line - 1, m.line - 1 + m.count)}
-    kept = [line for i, line in enumerate(lines) if i not in drop]
-    return "\n".join(kept) + ("\n" if kept and text.endswith("\n") else "")
+    return "".join(line for i, line in enumerate(raw) if i not in drop)
 
 
 def _archived_ids(ws: Workspace) -> set[str]:
@@ -184,7 +210,9 @@ def _archived_ids(ws: Workspace) -> set[str]:
     prefix, suffix = MOVED_MARK.split("{}")
     for name in os.listdir(ws.archive):
         if name.endswith(".md"):
-            for line in read_text(os.path.join(ws.archive, name)).splitlines():
+            text, _ = ws.read(os.path.join(ws.archive, name))
+            for line in raw_lines(text or ""):
+                line = bare(line)
                 if line.startswith(prefix) and line.endswith(suffix):
                     ids.add(line[len(prefix):-len(suffix)])
     return ids

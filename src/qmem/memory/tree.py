@@ -26,6 +26,7 @@ import difflib
 import json
 import os
 import shutil
+import stat
 import time
 
 import xxhash
@@ -115,11 +116,8 @@ def _manifest_problem(ws: Workspace, manifest: object) -> str:
 
 
 def _file_digest(path: str) -> str | None:
-    try:
-        with open(path, "rb") as handle:
-            return digest(handle.read())
-    except OSError:
-        return None
+    data = _read_bytes(path)
+    return None if data is None else digest(data)
 
 
 # -- results ----------------------------------------------------------------------------------
@@ -577,11 +575,8 @@ def _check_folders(ws: Workspace) -> None:
 
 
 def _file_text(path: str) -> str | None:
-    try:
-        with open(path, encoding="utf-8", newline="") as handle:
-            return handle.read()
-    except OSError:
-        return None
+    data = _read_bytes(path)
+    return None if data is None else data.decode("utf-8", "replace")
 
 
 def _stale_indexes(ws: Workspace, wanted: set[str]) -> list[str]:
@@ -674,7 +669,10 @@ def _root_edited(current: bytes, manifest: dict) -> bool:
 
 
 def _read_bytes(path: str) -> bytes | None:
+    """The bytes of a regular file (a FIFO or a device is never opened), or None."""
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None
         with open(path, "rb") as handle:
             return handle.read()
     except OSError:

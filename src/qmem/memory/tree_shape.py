@@ -299,7 +299,7 @@ def scan_branches(ws: Workspace) -> list[Branch]:
                 child = walk(entry.path, f"{name}/{entry.name}")
                 if child is not None:
                     branch.children.append(child)
-            elif entry.name.endswith(".md") and entry.name != INDEX_NAME:
+            elif entry.name.endswith(".md") and entry.name != INDEX_NAME and entry.is_file():  # never a FIFO
                 with open(entry.path, encoding="utf-8", errors="replace") as handle:
                     text = handle.read()
                 branch.leaves.append(Leaf(entry.name, estimate_tokens(text), summary_line(text)))
