@@ -219,7 +219,7 @@ def test_distill_never_loses_a_line_appended_while_it_merges(tmp_path, monkeypat
     threads = []
 
     def render_while_someone_appends(*args, **kwargs):
-        if not threads:  # another writer appends to the topic file while distill is merging it
+        if args[0] == target and not threads:  # another writer appends while distill merges the file
             threads.append(threading.Thread(target=append_locked, args=(target, "- appended by hand\n")))
             threads[0].start()
             time.sleep(0.3)
@@ -353,3 +353,154 @@ def test_janitor_and_maintain_skip_unreadable_files_and_fifos(tmp_path):
             "print(len(r.problems))")
     done = subprocess.run([sys.executable, "-c", code, ws.root], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and int(done.stdout) >= 4  # a second run does not hang on the FIFO either
+
+
+# -- 8. every path written is a regular file inside the workspace ----------------------------------
+
+def test_writers_refuse_links_leading_outside_and_boot_never_prints_them(tmp_path):
+    from datetime import date
+
+    from qmem.errors import UnsafePathError
+    from qmem.memory import boot, daily, janitor, state
+
+    ws = make_ws(tmp_path, "# Memory\n- [K] [P2|expire:2020-01-01] old\n")
+    outside = tmp_path / "outside.md"
+    outside.write_text("# not the agent's\nsecret outside\n", encoding="utf-8")
+    today = date(2026, 3, 1)
+    os.symlink(outside, ws.daily_log(today))
+    with pytest.raises(UnsafePathError, match="memory/2026-03-01.md"):
+        daily.remember(ws, "a fact", day=today)
+    with pytest.raises(UnsafePathError):
+        daily.flush(ws, "a fact\n", day=today)
+    os.symlink(outside, ws.session_state)
+    with pytest.raises(UnsafePathError):
+        state.set_state(ws, "doing things")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    os.symlink(elsewhere, ws.archive)
+    report = janitor.janitor(ws, today=today)
+    assert any("refusing to write" in p for p in report.problems) and list(elsewhere.iterdir()) == []
+    assert outside.read_text(encoding="utf-8") == "# not the agent's\nsecret outside\n"
+    os.unlink(ws.memory_md)
+    os.symlink(outside, ws.memory_md)
+    result = boot.boot(ws, today=today)
+    assert "secret outside" not in "".join(p.text for p in result.parts)
+    assert any("MEMORY.md" in n and "outside" in n for n in result.notes)
+
+
+# -- 9. agent input cannot forge or drop memory ----------------------------------------------------
+
+def test_control_characters_are_stripped_and_a_ref_stays_one_word(tmp_path, cli, monkeypatch):
+    from datetime import date
+
+    from qmem.errors import BadInputError
+    from qmem.memory import daily
+    from qmem.sync import read_sections
+    from qmem.scan import FileInfo
+
+    ws = make_ws(tmp_path, "# Memory\n")
+    today = date(2026, 3, 1)
+    written = daily.remember(ws, "nul\x00 here\x1b[31m red\nsecond line", type_="K", day=today)
+    assert written.entry == "- [K] nul here[31m red second line"
+    path = ws.daily_log(today)
+    assert b"\x00" not in open(path, "rb").read()
+    info = FileInfo("memory/2026-03-01.md", path, os.path.getsize(path), 0)
+    assert read_sections(info).sections  # the day's log stays indexable
+    with pytest.raises(BadInputError, match="--ref"):
+        daily.remember(ws, "fact", ref="x.md\n## Forged\n- [P0] forged", day=today)
+    monkeypatch.setenv("QMEM_WORKSPACE", ws.root)
+    forged = cli("remember", "fact", "--ref", "a.md\n## Forged", "--date", "2026-03-01")
+    assert forged.code == 2 and "Forged" not in read(path)
+
+
+def test_flush_keeps_the_good_lines_and_names_the_bad_ones(tmp_path, cli, monkeypatch):
+    from datetime import date
+
+    from qmem.memory import daily
+
+    ws = make_ws(tmp_path, "# Memory\n")
+    batch = ('- [K] first good note\n{"text": "second good note", "type": "K"}\n{not json\n'
+             '{"type": "K"}\n- [Q] an unknown tag stays\n')
+    report = daily.flush(ws, batch, day=date(2026, 3, 1))
+    assert report.kept == ["- [K] first good note", "- [K] second good note", "- [Q] an unknown tag stays"]
+    assert [n for n, _ in report.rejected] == [3, 4]
+    monkeypatch.setenv("QMEM_WORKSPACE", ws.root)
+    src = tmp_path / "batch.txt"
+    src.write_text("- third good note\n{broken\n", encoding="utf-8")
+    result = cli("flush", "--from", str(src), "--date", "2026-03-01", "--json")
+    assert result.code == 0 and "line 2" in result.err
+    assert json.loads(result.out)["rejected"][0]["line"] == 2 and "third good note" in read(ws.daily_log(date(2026, 3, 1)))
+
+
+# -- 10. what was just remembered can be found at once ----------------------------------------------
+
+def test_remember_then_search_finds_it_and_a_busy_index_is_said(cli, workspace, monkeypatch):
+    from qmem import config
+    from qmem.fsutil import FileLock
+    from qmem.index import lock_path
+    from qmem.memory import daily
+    from qmem.memory.workspace import Workspace
+
+    assert cli("collection", "create", "main", str(workspace)).code == 0
+    monkeypatch.setenv("QMEM_WORKSPACE", str(workspace))
+    assert cli("remember", "Pager alerts go through Opsgenie", "--type", "K").code == 0
+    found = json.loads(cli("search", "opsgenie", "--json").out)
+    assert found and found[0]["path"].startswith("memory/20")
+    cfg = config.load()
+    with FileLock(lock_path(cfg.data_dir), 1):  # another refresh holds the index
+        result = cli("remember", "the VPN moved to WireGuard", "--type", "K")
+    assert result.code == 0 and "another qmem refresh holds the index" in result.err
+    ws = Workspace(str(workspace))
+    assert "WireGuard" in "".join(open(p, encoding="utf-8").read() for _, p in ws.daily_logs())  # still saved
+    assert daily.refresh_written(cfg, []) == ""
+
+
+def test_mcp_remember_dedups_and_is_searchable(cli, workspace, monkeypatch):
+    from qmem.mcp_server import Memory
+
+    assert cli("collection", "create", "main", str(workspace)).code == 0
+    monkeypatch.setenv("QMEM_WORKSPACE", str(workspace))
+    memory = Memory()
+    first = memory.memory_remember("The backup NAS is called Tardis", type="K")
+    assert first["line"] > 0 and first["indexed"] == "indexed"
+    again = memory.memory_remember("the backup NAS is called tardis!", type="K")
+    assert again["line"] == 0 and "Tardis" in again["duplicate_of"]
+    assert memory.memory_search("tardis")["results"][0]["path"] == first["path"]
+
+
+# -- 12. archive and rescue copies stay out of search unless asked for ------------------------------
+
+def test_archive_and_rescue_are_left_out_by_default_and_marked_expired_when_in(cli, workspace):
+    from qmem import catalog, config, search
+
+    (workspace / "memory" / "archive").mkdir()
+    (workspace / "memory" / "archive" / "2026-01.md").write_text(
+        "# Archive\n\n## From memory/x.md\n<!-- qmem:moved 1 -->\n- [K] zebrafish were fed daily\n", encoding="utf-8")
+    (workspace / "memory" / "rescue-20260101-000000").mkdir()
+    (workspace / "memory" / "rescue-20260101-000000" / "MEMORY.md").write_text("- zebrafish rescue\n", encoding="utf-8")
+    cfg = config.load()
+    catalog.create(cfg, "main", str(workspace))
+    assert search.search(config.load(), "zebrafish") == []
+    catalog.create(config.load(), "all", str(workspace), exclude=[])
+    hits = search.search(config.load(), "zebrafish", search.SearchOptions(collections=["all"]))
+    archived = [h for h in hits if h.path.startswith("memory/archive/")]
+    assert archived and all(h.expired and h.to_dict()["expired"] for h in archived)
+    assert not any(h.expired for h in hits if "rescue" in h.path)
+
+
+# -- 13. boot --days N means the last N daily logs ---------------------------------------------------
+
+def test_boot_days_counts_logs_not_calendar_days(tmp_path):
+    from datetime import date
+
+    from qmem.memory import boot
+
+    ws = make_ws(tmp_path, "# Memory\n")  # its only log is 2026-02-28
+    with open(ws.daily_log(date(2026, 2, 1)), "w", encoding="utf-8") as handle:
+        handle.write("# 2026-02-01\n- older\n")
+    result = boot.boot(ws, days=1, today=date(2026, 3, 21))  # three weeks later
+    assert [p.path for p in result.parts if p.kind == "daily"] == ["memory/2026-02-28.md"]
+    result = boot.boot(ws, days=2, today=date(2026, 3, 21))
+    assert [p.path for p in result.parts if p.kind == "daily"] == ["memory/2026-02-28.md", "memory/2026-02-01.md"]
+    future = boot.boot(ws, days=2, today=date(2026, 2, 10))  # a log dated after "today" is not read
+    assert [p.path for p in future.parts if p.kind == "daily"] == ["memory/2026-02-01.md"]

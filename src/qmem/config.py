@@ -12,6 +12,7 @@ import json
 import os
 import re
 
+from .conventions import DEFAULT_EXCLUDE
 from .errors import BadInputError, ConfigError, NotFoundError
 from .fsutil import atomic_write, glob_to_regex
 
@@ -42,7 +43,7 @@ class Collection:
         self.name = name
         self.path = path
         self.patterns = list(patterns) if patterns else list(DEFAULT_PATTERNS)
-        self.exclude = list(exclude or [])
+        self.exclude = list(exclude) if exclude is not None else list(DEFAULT_EXCLUDE)  # [] keeps archives in
         self.description = description
         self.embed = embed  # `qmem index` also embeds new sections (the optional vector tier)
 
@@ -260,7 +261,7 @@ def _validated(file: str, raw: dict[str, object]) -> dict[str, object]:
         out["collections"][name] = {  # type: ignore[index]
             "path": os.path.abspath(os.path.expanduser(path)),
             "patterns": _globs(file, f"{key}.patterns", patterns),
-            "exclude": _globs(file, f"{key}.exclude", body.get("exclude", [])),
+            "exclude": _globs(file, f"{key}.exclude", body.get("exclude", DEFAULT_EXCLUDE)),
             "description": description,
             "embed": body.get("embed", False),
         }

@@ -4,6 +4,17 @@ from __future__ import annotations
 
 HEADING_SEPARATOR = " › "
 
+# Where the memory layer keeps copies: expired entries moved by the janitor, and what
+# `tree rollback` rescued. Left out of a collection's default patterns (`exclude`).
+ARCHIVE_DIR = "memory/archive"
+DEFAULT_EXCLUDE = ["memory/archive/**", "memory/rescue-*/**"]
+
+
+def is_archived(path: str) -> bool:
+    """A file the janitor moved expired memory into (`memory/archive/…`, or `archive/…` in a
+    collection rooted at memory/): its hits are expired memory."""
+    return path.startswith(("archive/", ARCHIVE_DIR + "/")) or f"/{ARCHIVE_DIR}/" in f"/{path}"
+
 # Entry types, written `- [K] text` or `### [S] Heading` (see DESIGN.md, memory layer).
 TYPE_NAMES = {
     "P": "profile",

@@ -8,6 +8,7 @@ stdout; the SDK's logs go to stderr. Needs the optional SDK: `pip install 'qmem[
 # No `from __future__ import annotations` here: the SDK reads the tool signatures at run time.
 
 import functools
+import os
 import inspect
 
 from . import catalog, config, retrieve, search
@@ -70,7 +71,7 @@ class Memory:
 
         results = openclaw_results(hits)
         for row, hit in zip(results, hits):
-            row.update(heading=hit.heading, collection=hit.collection)
+            row.update(heading=hit.heading, collection=hit.collection, expired=hit.expired)
         return {"results": results}
 
     def _vector_hits(self, cfg: config.Config, query: str, options: search.SearchOptions, mode: str) -> list:
@@ -106,7 +107,11 @@ class Memory:
     def memory_remember(self, text: str, type: str | None = None, priority: str | None = None,  # noqa: A002
                         ref: str | None = None) -> dict[str, object]:
         cfg = self.cfg()
-        return daily.remember(self.ws(cfg), text, type_=type, priority=priority, ref=ref).to_dict()
+        ws = self.ws(cfg)
+        written = daily.remember(ws, text, type_=type, priority=priority, ref=ref, dedupe=True)
+        if written.line:
+            written.indexed = daily.refresh_written(cfg, [os.path.join(ws.root, written.path)])
+        return written.to_dict()
 
     def memory_status(self) -> dict[str, object]:
         return catalog.status(self.cfg()).to_dict()
@@ -174,6 +179,7 @@ def build(memory: Memory):  # noqa: ANN201 - mcp.server.mcpserver.MCPServer
     @tool((
         "Save one durable fact to today's daily log. type: P profile, E event, K knowledge, B behaviour, "
         "S skill, ! security; priority P0 (permanent), P1 (90 days), P2 (30 days); ref links a file#anchor. "
+        "A fact already kept is not saved twice (duplicate_of names it); once saved it is searchable at once. "
         "Never store secrets."))
     def memory_remember(text: str, type: str | None = None, priority: str | None = None,  # noqa: A002
                         ref: str | None = None) -> dict[str, Any]:

@@ -67,7 +67,7 @@ def hits_text(hits: list[Hit], color: bool = False, full: bool = False) -> str:
         line = hit.shown_lines[0]
         where = _paint(f"{hit.path}:{line}", _PATH + _BOLD, color)
         heading = _paint(hit.heading, _HEAD, color) if hit.heading else _paint("(top of file)", _DIM, color)
-        meta = _paint(f"[{hit.collection}] {hit.score:.2f}", _DIM, color)
+        meta = _paint(f"[{hit.collection}] {hit.score:.2f}" + (" expired" if hit.expired else ""), _DIM, color)
         block = [f"{where}  {heading}  {meta}"]
         if full:
             block.extend(_numbered(hit.body_line, hit.body.split("\n") if hit.body else [], color))

@@ -14,7 +14,7 @@ from .config import MAX_LIMIT, Config
 from .errors import BadInputError
 from .fsutil import glob_to_regex
 from .index import body_hash, compile_query, open_reader, path_regex_problem
-from .conventions import TYPE_NAMES
+from .conventions import TYPE_NAMES, is_archived
 from .snippets import Snippet, make_snippet
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up cost)
@@ -68,6 +68,11 @@ class Hit:
             return snippet.line, snippet.line + len(snippet.lines) - 1
         return self.line_start, self.line_end  # type: ignore[return-value]
 
+    @property
+    def expired(self) -> bool:
+        """From the janitor's archive (only found when a collection's exclude lets it in)."""
+        return is_archived(self.path)  # type: ignore[arg-type]
+
     def to_dict(self, full: bool = False) -> dict[str, object]:
         snippet: Snippet = self.snippet  # type: ignore[assignment]
         out: dict[str, object] = {
@@ -84,6 +89,7 @@ class Hit:
             "date": self.date,
             "types": self.types,
             "stale": self.stale,
+            "expired": self.expired,
         }
         if self.ranks:
             out["ranks"] = self.ranks

@@ -276,3 +276,56 @@ def _refresh_collection(
     result.sections = sum(e[3] for e in new_files.values())
     files_changed = changed or new_files != old.files or old.root != coll.path
     return result, manifests.Manifest(coll.name, coll.path, time.time(), new_files), changed, files_changed, touched
+
+
+def refresh_files(cfg: Config, paths: list[str]) -> int:
+    """Re-index just these files (absolute paths) in every indexed collection that holds them,
+    without waiting: IndexBusyError at once when another refresh holds the index. For writers
+    such as `remember`, so what was just written can be found. Collections never indexed are
+    left to the next full refresh. Returns how many (collection, file) pairs were refreshed."""
+    from .scan import Matcher
+
+    todo: dict[str, list[FileInfo]] = {}
+    for coll in cfg.collections.values():
+        root = os.path.realpath(coll.path)
+        matcher = Matcher(coll.patterns, coll.exclude)
+        for path in paths:
+            real = os.path.realpath(path)
+            rel = os.path.relpath(real, root).replace(os.sep, "/")
+            if rel.startswith("../") or not os.path.isfile(real) or not matcher.wants(rel):
+                continue
+            stat = os.stat(real)
+            todo.setdefault(coll.name, []).append(FileInfo(rel, real, stat.st_size, stat.st_mtime_ns))
+    if not todo or not os.path.exists(os.path.join(tantivy_dir(cfg.data_dir), "meta.json")):
+        return 0  # nothing of ours, or no index yet: the next full refresh builds it
+    done = 0
+    with Writer(cfg.data_dir, 0) as writer:
+        if writer.created:
+            return 0
+        saved = []
+        for name, infos in todo.items():
+            old = manifests.load(cfg.data_dir, name)
+            if not old.refreshed_at or old.root != cfg.collections[name].path:
+                continue  # never indexed here: the next full refresh builds it
+            now_ns = time.time_ns()
+            for info in infos:
+                read = read_sections(info)
+                if read.sections is None:
+                    if info.rel in old.files:
+                        writer.delete_file(name, info.rel)
+                        del old.files[info.rel]
+                    continue
+                writer.replace_file(name, info.rel, read.sections)
+                size = -1 if now_ns - info.mtime_ns < RACY_NS else info.size
+                old.files[info.rel] = [size, info.mtime_ns, read.digest, len(read.sections)]
+                done += 1
+            saved.append(old)
+        if saved:
+            for manifest in saved:  # the intent survives a crash after the commit (see refresh)
+                manifests.save_intent(cfg.data_dir, manifest.collection,
+                                      {info.rel for info in todo[manifest.collection]})
+            writer.commit()
+            for manifest in saved:
+                manifests.save(cfg.data_dir, manifest)
+                manifests.clear_intent(cfg.data_dir, manifest.collection)
+    return done

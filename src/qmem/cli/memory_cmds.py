@@ -6,6 +6,7 @@ current folder), calls one function of qmem.memory and renders its result.
 
 from __future__ import annotations
 
+import os
 import sys
 from datetime import date
 from typing import Annotated, Optional
@@ -50,7 +51,7 @@ def boot_cmd(
     ctx: typer.Context,
     workspace: Annotated[Optional[str], typer.Argument(help="Workspace folder (default: see --workspace of other commands).")] = None,
     budget: Annotated[int, typer.Option("--budget", metavar="TOKENS", min=50, help="Token budget for everything printed.")] = 1500,
-    days: Annotated[int, typer.Option("--days", metavar="N", min=0, help="Daily logs to include, newest first.")] = 2,
+    days: Annotated[int, typer.Option("--days", metavar="N", min=0, help="How many of the newest daily logs to include (the last N that exist, however old).")] = 2,
     scope: Annotated[str, typer.Option("--scope", metavar="SCOPE", help="main, or shared (group chats: private memory left out).")] = "main",
     today: TodayOpt = None,
     as_json: JsonOpt = False,
@@ -89,8 +90,11 @@ def remember_cmd(
         from ..memory import daily
 
         cfg = load(ctx)
-        written = daily.remember(_ws(cfg, workspace), text, type_=type_, priority=priority, expire=expire, ref=ref,
+        ws = _ws(cfg, workspace)
+        written = daily.remember(ws, text, type_=type_, priority=priority, expire=expire, ref=ref,
                                  day=_day(day, "--date"))
+        written.indexed = daily.refresh_written(cfg, [os.path.join(ws.root, written.path)])
+        _warn([written.indexed] if written.indexed.startswith("not") else [])
         emit(render.to_json(written.to_dict()) if as_json else f"{written.path}:{written.line}  {written.entry}")
 
     finish(action)
@@ -117,7 +121,12 @@ def flush_cmd(
                     text = handle.read()
             except (OSError, UnicodeDecodeError) as exc:
                 raise BadInputError(f"{source}: cannot read: {exc}") from None
-        report = daily.flush(_ws(cfg, workspace), text, day=_day(day, "--date"))
+        ws = _ws(cfg, workspace)
+        report = daily.flush(ws, text, day=_day(day, "--date"))
+        if report.kept:
+            report.indexed = daily.refresh_written(cfg, [os.path.join(ws.root, report.path)])
+        _warn([f"line {n} of the batch not saved: {why}" for n, why in report.rejected]
+              + ([report.indexed] if report.indexed.startswith("not") else []))
         emit(render.to_json(report.to_dict()) if as_json else render.flush_text(report))
 
     finish(action)

@@ -1,7 +1,9 @@
 """`qmem boot`: what an agent reads at session start, within a token budget.
 
 L0 (the root MEMORY.md, or memory/.abstract where a workspace keeps one), then
-SESSION-STATE.md, then the last few daily logs, newest first. Over budget, the oldest
+SESSION-STATE.md, then the last few daily logs (the last N that exist, however old), newest
+first. A file that is a link leading outside the workspace, or not a readable UTF-8 file, is
+left out with a note saying so. Over budget, the oldest
 daily-log lines go first, and a last line says what was left out and how to read it.
 With scope "shared" (a group chat), private sections and domains are left out.
 """
@@ -14,7 +16,7 @@ from datetime import date
 
 from ..analysis import estimate_tokens
 from . import domains as domains_mod
-from .workspace import Workspace, read_text
+from .workspace import Workspace, raw_lines
 
 DEFAULT_BUDGET = 1500
 DEFAULT_DAYS = 2
@@ -63,7 +65,7 @@ def boot(ws: Workspace, *, budget: int = DEFAULT_BUDGET, days: int = DEFAULT_DAY
     today = today or date.today()
     result = BootResult(budget, scope)
     l0_path = ws.abstract if os.path.exists(ws.abstract) else ws.memory_md
-    l0 = read_text(l0_path)
+    l0 = _read(ws, l0_path, result)
     if scope == "shared":
         private = [str(d) for d in (memory_config or {}).get("private_domains", DEFAULT_PRIVATE)]  # type: ignore[union-attr]
         l0, left_out = _without_private(l0, private, tree_config or {})
@@ -71,13 +73,23 @@ def boot(ws: Workspace, *, budget: int = DEFAULT_BUDGET, days: int = DEFAULT_DAY
             result.notes.append(f"shared scope: left out {len(left_out)} private part(s): {', '.join(left_out)}")
     if l0:
         result.parts.append(Part("L0", ws.rel(l0_path), l0))
-    state = read_text(ws.session_state)
+    state = _read(ws, ws.session_state, result)
     if state.strip():
         result.parts.append(Part("state", ws.rel(ws.session_state), state))
-    logs = [Part("daily", ws.rel(path), read_text(path)) for _, path in ws.recent_logs(days, today)]
+    logs = [Part("daily", ws.rel(path), _read(ws, path, result)) for _, path in ws.recent_logs(days, today)]
     result.parts.extend(logs)
     _fit(result, list(reversed(logs)))
     return result
+
+
+def _read(ws: Workspace, path: str, result: BootResult) -> str:
+    """The file's text, or "" and a note saying why it was left out (a link leading outside the
+    workspace, a FIFO, a binary or non-UTF-8 file)."""
+    text, problem = ws.read(path)
+    if text is None:
+        result.notes.append(f"left out {ws.rel(path)}: {problem}")
+        return ""
+    return text
 
 
 def _fit(result: BootResult, oldest_first: list[Part]) -> None:
@@ -85,7 +97,7 @@ def _fit(result: BootResult, oldest_first: list[Part]) -> None:
     for part in oldest_first:
         if result.tokens <= result.budget:
             break
-        lines = part.text.splitlines(keepends=True)
+        lines = raw_lines(part.text)
         keep_head = 1 if lines and lines[0].startswith("# ") else 0
         body = lines[keep_head:]
         dropped = 0
@@ -129,7 +141,7 @@ def _without_private(text: str, private: list[str], tree_config: dict[str, objec
 def _drop_root_entries(text: str, private: list[str], left_out: list[str]) -> str:
     """In a tree root's `## Domains` list, drop the entries (header to blank line) of private domains."""
     out, skipping = [], False
-    for line in text.splitlines(keepends=True):
+    for line in raw_lines(text):
         match = _ROOT_ENTRY.match(line.rstrip("\r\n"))
         if match:
             skipping = match.group(1) in private

@@ -2,36 +2,67 @@
 
 Appends go through one locked write (`fsutil.append_locked`), so many agents appending at
 once lose nothing and never interleave inside a line. A new log starts with `# YYYY-MM-DD`.
+
+What an agent sends cannot forge or drop memory: an entry stays on one line (line breaks
+become spaces), control characters (NUL, escape, …) are removed, a `--ref` must be one word,
+an unknown tag such as `[Q]` stays in the text, and a bad line of a flush batch is reported
+by its number while the good ones are kept. The log must be a regular file inside the
+workspace (a link to a file elsewhere is refused). `refresh_written` re-indexes what was
+written, so remember-then-search works.
 """
 
 from __future__ import annotations
 
 import json
+import unicodedata
 from datetime import date, timedelta
 
-from ..errors import BadInputError
+from ..errors import BadInputError, IndexBusyError, QmemError
 from ..fsutil import append_locked
 from . import entries
-from .workspace import Workspace, read_text
+from .workspace import Workspace, bare, raw_lines
 
 
 class Written:
-    __slots__ = ("path", "line", "entry")
+    __slots__ = ("path", "line", "entry", "duplicate_of", "indexed")
 
-    def __init__(self, path: str, line: int, entry: str) -> None:
+    def __init__(self, path: str, line: int, entry: str, duplicate_of: str = "") -> None:
         self.path = path  # relative to the workspace
-        self.line = line
+        self.line = line  # 0 when nothing was written (a duplicate)
         self.entry = entry
+        self.duplicate_of = duplicate_of  # the entry already kept, when this one was one
+        self.indexed = ""  # what refresh_written said: "", "indexed" or why not
 
     def to_dict(self) -> dict[str, object]:
-        return {"path": self.path, "line": self.line, "entry": self.entry}
+        out: dict[str, object] = {"path": self.path, "line": self.line, "entry": self.entry}
+        if self.duplicate_of:
+            out["duplicate_of"] = self.duplicate_of
+        if self.indexed:
+            out["indexed"] = self.indexed
+        return out
+
+
+def clean_text(text: str) -> str:
+    """One line: every run of white space (line breaks, U+2028, tabs…) becomes one space and
+    control characters (NUL, escape, DEL…) go, so an entry can neither break the log's lines
+    nor make it look binary."""
+    flat = " ".join(text.split())
+    return "".join(ch for ch in flat if unicodedata.category(ch) != "Cc")
 
 
 def _one_line(text: str) -> str:
-    flat = " ".join(text.split())
+    flat = clean_text(text)
     if not flat:
         raise BadInputError("nothing to remember: the text is empty")
     return flat
+
+
+def _ref(ref: str | None) -> str:
+    """A cross-reference is one word (`file.md#anchor`): anything else could forge lines."""
+    value = (ref or "").strip()
+    if value and (len(value.split()) != 1 or any(unicodedata.category(ch) == "Cc" for ch in value)):
+        raise BadInputError(f"bad --ref {value[:60]!r}: one target such as knowledge.md#bsc, no spaces or line breaks")
+    return value
 
 
 def make_entry(text: str, type_: str | None, priority: str | None, expire: str | None, ref: str | None,
@@ -43,17 +74,37 @@ def make_entry(text: str, type_: str | None, priority: str | None, expire: str |
     if prio == "P0" and expire:
         raise BadInputError("P0 entries are permanent: leave out --expire")
     return entries.Entry(_one_line(text), entries.parse_type(type_), prio,
-                         entries.expiry_for(prio, day, expire) if prio != "P0" else "", (ref or "").strip())
+                         entries.expiry_for(prio, day, expire) if prio != "P0" else "", _ref(ref))
 
 
 def remember(ws: Workspace, text: str, *, type_: str | None = None, priority: str | None = None,
-             expire: str | None = None, ref: str | None = None, day: date | None = None) -> Written:
-    """Append one entry to the day's log; returns where it went."""
+             expire: str | None = None, ref: str | None = None, day: date | None = None,
+             dedupe: bool = False) -> Written:
+    """Append one entry to the day's log; returns where it went. With `dedupe`, an entry like
+    one already kept (as `flush` judges) is not written again: `duplicate_of` names it."""
     day = day or date.today()
     entry = make_entry(text, type_, priority, expire, ref, day)
-    path = ws.daily_log(day)
+    path = ws.check_write(ws.daily_log(day))
+    if dedupe:
+        duplicate = next((old for old in known_texts(ws, day) if entries.similar(entry.text, old)), None)
+        if duplicate is not None:
+            return Written(ws.rel(path), 0, entry.render(), duplicate)
     line = append_locked(path, entry.render() + "\n", header=f"# {day.isoformat()}\n\n")
     return Written(ws.rel(path), line, entry.render())
+
+
+def refresh_written(cfg: object, paths: list[str]) -> str:
+    """Re-index the files a writer just touched, without waiting for another writer: "indexed",
+    "" when no collection holds them, or a one-line reason (the index is busy, not built yet)."""
+    from ..sync import refresh_files
+
+    try:
+        done = refresh_files(cfg, paths)  # type: ignore[arg-type]
+    except IndexBusyError:
+        return "not indexed yet: another qmem refresh holds the index (the next qmem index picks it up)"
+    except QmemError as exc:
+        return f"not indexed: {exc}"
+    return "indexed" if done else ""
 
 
 class FlushReport:
@@ -62,34 +113,57 @@ class FlushReport:
         self.line = 0
         self.kept: list[str] = []
         self.dropped: list[tuple[str, str]] = []  # (note, why)
+        self.rejected: list[tuple[int, str]] = []  # (line number in the batch, why)
+        self.indexed = ""
 
     def to_dict(self) -> dict[str, object]:
-        return {"path": self.path, "line": self.line, "kept": self.kept,
-                "dropped": [{"note": n, "why": w} for n, w in self.dropped]}
+        out: dict[str, object] = {"path": self.path, "line": self.line, "kept": self.kept,
+                                  "dropped": [{"note": n, "why": w} for n, w in self.dropped],
+                                  "rejected": [{"line": n, "why": w} for n, w in self.rejected]}
+        if self.indexed:
+            out["indexed"] = self.indexed
+        return out
 
 
-def parse_notes(text: str, day: date) -> list[entries.Entry]:
-    """Plain lines, `[X]`-typed lines (with or without `- `) or JSON lines {text, type, priority}."""
+def parse_notes(text: str, day: date, rejected: list[tuple[int, str]] | None = None) -> list[entries.Entry]:
+    """Plain lines, `[X]`-typed lines (with or without `- `) or JSON lines {text, type, priority}.
+
+    A bad line is added to `rejected` with its number (1-based) and the rest are kept; without
+    a `rejected` list the first bad line raises BadInputError."""
     notes = []
-    for raw in text.splitlines():
-        line = raw.strip()
+    for number, raw in enumerate(raw_lines(text), 1):
+        line = bare(raw).strip()
         if not line or line.startswith("#"):
             continue
-        if line.startswith("{"):
-            try:
-                row = json.loads(line)
-            except ValueError:
-                raise BadInputError(f"not a JSON object: {line[:60]}") from None
-            if not isinstance(row, dict) or not isinstance(row.get("text"), str):
-                raise BadInputError(f"a JSON note needs a \"text\": {line[:60]}")
-            notes.append(make_entry(row["text"], row.get("type"), row.get("priority"), row.get("expire"),
-                                    row.get("ref"), day))
+        try:
+            note = _note(line, day)
+        except BadInputError as exc:
+            if rejected is None:
+                raise BadInputError(f"line {number}: {exc}") from None
+            rejected.append((number, str(exc)))
             continue
-        parsed = entries.parse_line(line if line.startswith(("- ", "* ", "+ ")) else f"- {line}")
-        if parsed is None or not parsed.text:
-            continue
-        notes.append(parsed)
+        if note is not None:
+            notes.append(note)
     return notes
+
+
+def _note(line: str, day: date) -> entries.Entry | None:
+    if line.startswith("{"):
+        try:
+            row = json.loads(line)
+        except ValueError:
+            raise BadInputError(f"not a JSON object: {line[:60]}") from None
+        if not isinstance(row, dict) or not isinstance(row.get("text"), str):
+            raise BadInputError(f"a JSON note needs a \"text\": {line[:60]}")
+        fields = {k: row.get(k) for k in ("type", "priority", "expire", "ref")}
+        if not all(v is None or isinstance(v, str) for v in fields.values()):
+            raise BadInputError(f"type, priority, expire and ref must be strings: {line[:60]}")
+        return make_entry(row["text"], fields["type"], fields["priority"], fields["expire"], fields["ref"], day)
+    line = clean_text(line)
+    parsed = entries.parse_line(line if line.startswith(("- ", "* ", "+ ")) else f"- {line}")
+    if parsed is None or not parsed.text:
+        return None
+    return parsed
 
 
 def known_texts(ws: Workspace, day: date) -> list[str]:
@@ -98,20 +172,27 @@ def known_texts(ws: Workspace, day: date) -> list[str]:
     paths = [ws.daily_log(day), ws.daily_log(day - timedelta(days=1))]
     paths += ws.topic_files()
     for path in paths:
-        for line in read_text(path).splitlines():
-            entry = entries.parse_line(line)
+        text, _ = ws.read(path)
+        for line in raw_lines(text or ""):
+            entry = entries.parse_line(bare(line))
             if entry and entry.text:
                 texts.append(entry.text)
     return texts
 
 
 def flush(ws: Workspace, text: str, *, day: date | None = None) -> FlushReport:
-    """Keep the notes that are new; append them to the day's log as one block."""
+    """Keep the notes that are new; append them to the day's log as one block. Bad lines are
+    reported by number in `rejected`; the good ones are kept all the same (a batch with no
+    good line at all is a BadInputError)."""
     day = day or date.today()
     report = FlushReport()
+    path = ws.check_write(ws.daily_log(day))
     seen = known_texts(ws, day)
     block: list[str] = []
-    for note in parse_notes(text, day):
+    notes = parse_notes(text, day, report.rejected)
+    if report.rejected and not notes:
+        raise BadInputError("; ".join(f"line {n}: {why}" for n, why in report.rejected[:5]) + " (nothing saved)")
+    for note in notes:
         rendered = note.render()
         duplicate = next((old for old in seen if entries.similar(note.text, old)), None)
         if duplicate is not None:
@@ -120,7 +201,6 @@ def flush(ws: Workspace, text: str, *, day: date | None = None) -> FlushReport:
         seen.append(note.text)
         block.append(rendered)
         report.kept.append(rendered)
-    path = ws.daily_log(day)
     report.path = ws.rel(path)
     if block:
         report.line = append_locked(path, "\n".join(block) + "\n", header=f"# {day.isoformat()}\n\n")

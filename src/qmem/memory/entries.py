@@ -49,9 +49,14 @@ def parse_line(line: str) -> Entry | None:
     match = _ENTRY.match(line)
     if not match or (not match.group("tags") and not match.group("rest").strip()):
         return None
-    entry = Entry(match.group("rest").strip())
-    for raw in _TAG.findall(match.group("tags")):
-        apply_tag(entry, raw.strip())
+    tags, rest = match.group("tags"), match.group("rest")
+    entry = Entry(rest.strip())
+    for found in _TAG.finditer(tags):
+        letter, priority, _, _ = tag_meaning(found.group(1).strip())
+        if not letter and priority < 0:  # not a tag qmem knows (`[Q]`, a link's `[text]`): it is text
+            entry.text = (tags[found.start():] + rest).strip()
+            break
+        apply_tag(entry, found.group(1).strip())
     ref = _REF.search(entry.text)
     if ref:
         entry.ref = ref.group(1)

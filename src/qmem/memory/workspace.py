@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import re
 import stat
-from datetime import date, timedelta
+from datetime import date
 
 from ..errors import BadInputError, UnsafePathError
 from ..fsutil import is_inside, write_problem
@@ -104,9 +104,8 @@ class Workspace:
         return sorted(found)
 
     def recent_logs(self, days: int, today: date) -> list[tuple[date, str]]:
-        """Daily logs of the last `days` days up to `today`, newest first."""
-        first = today - timedelta(days=days - 1)
-        return [(d, p) for d, p in reversed(self.daily_logs()) if first <= d <= today]
+        """The last `days` daily logs dated up to `today`, newest first (however old they are)."""
+        return [(d, p) for d, p in reversed(self.daily_logs()) if d <= today][:max(days, 0)]
 
     def topic_files(self) -> list[str]:
         """L1: `memory/*.md` that are not daily logs, and the bonsai tree's leaves."""
@@ -134,14 +133,6 @@ def resolve(explicit: str | None, memory_config: dict[str, object] | None = None
     """--workspace, else $QMEM_WORKSPACE, else `[memory] workspace` in the config, else the current folder."""
     chosen = explicit or os.environ.get("QMEM_WORKSPACE") or (memory_config or {}).get("workspace")
     return Workspace(str(chosen) if chosen else None)
-
-
-def read_text(path: str) -> str:
-    try:
-        with open(path, encoding="utf-8", newline="") as handle:
-            return handle.read()
-    except FileNotFoundError:
-        return ""
 
 
 def without_block(lines: list[str], start: str, end: str) -> list[str]:
