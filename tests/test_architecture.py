@@ -17,7 +17,7 @@ LAYERS: dict[str, float] = {
     "qmem": 0, "qmem.conventions": 0, "qmem.fsutil": 0, "qmem.layout": 0.5,
     "qmem.analysis": 1, "qmem.markdown": 1, "qmem.config": 1,
     "qmem.query": 2, "qmem.scan": 2, "qmem.manifest": 2, "qmem.snippets": 2,
-    "qmem.index": 3,
+    "qmem.index": 3, "qmem.backends": 3.4, "qmem.backends.opensearch": 3.5,
     "qmem.sync": 4, "qmem.search": 4, "qmem.retrieve": 4,
     "qmem.catalog": 5, "qmem.evaluate": 5.3, "qmem.watch": 5,
     "qmem.vector": 5, "qmem.vector.models": 5, "qmem.vector.store": 5.1, "qmem.vector.hybrid": 5.2,

@@ -6,6 +6,8 @@ EXIT_OK = 0
 EXIT_INTERNAL = 1
 EXIT_USAGE = 2
 EXIT_BUSY = 75  # sysexits EX_TEMPFAIL: "try again later"
+EXIT_UNAVAILABLE = 69  # sysexits EX_UNAVAILABLE: the search cluster stayed unreachable
+EXIT_REMOTE = 76  # sysexits EX_PROTOCOL: the search cluster refused a request
 
 
 class QmemError(Exception):
@@ -38,6 +40,18 @@ class IndexBusyError(QmemError):
 
 class IndexMissingError(QmemError):
     """No index has been built yet for the configured collections."""
+
+
+class BackendError(QmemError):
+    """A search cluster refused a request for a reason retrying will not fix (mapping, auth)."""
+
+    exit_code = EXIT_REMOTE
+
+
+class BackendUnavailableError(QmemError):
+    """A search cluster stayed unreachable through every retry; the next refresh converges."""
+
+    exit_code = EXIT_UNAVAILABLE
 
 
 def is_engine_panic(exc: BaseException) -> bool:
