@@ -100,3 +100,77 @@ def test_body_hash_round_trips_through_a_signed_long() -> None:
             doc = osb.section_doc("shared", "c", "p.md", "k", 0, s)
             assert -(1 << 63) <= doc["body_hash"] < (1 << 63)
             assert osb.stored_fields(doc)["body_hash"] == [osb.body_hash(s.body)]
+
+
+# -- the [backend] and [scopes] tables ------------------------------------------------------
+
+def _load(tmp_path, text: str):
+    from qmem import config
+
+    file = tmp_path / "qmem.toml"
+    file.write_text(text, encoding="utf-8")
+    return config.load(str(file))
+
+
+def test_the_local_backend_is_the_default_and_needs_nothing(tmp_path):
+    cfg = _load(tmp_path, "")
+    assert cfg.backend == {"kind": "tantivy"}
+    assert cfg.scope == "shared" and cfg.sees == ["shared"]
+
+
+def test_opensearch_backend_config_round_trips_into_settings(tmp_path):
+    cfg = _load(tmp_path, """
+[backend]
+kind = "opensearch"
+url = "https://search.internal:9200"
+index = "fleet-memory"
+auth = "basic"
+username = "qmem"
+password_env = "FLEET_OS_PASSWORD"
+shards = 6
+replicas = 2
+search_type = "query_then_fetch"
+
+[scopes]
+own = "agent:alice"
+see = ["agent:alice", "team:infra", "shared"]
+
+[collections.mine]
+path = "/tmp/mine"
+
+[collections.team]
+path = "/tmp/team"
+scope = "team:infra"
+""")
+    settings = osb.Settings.from_dict(cfg.backend)
+    assert (settings.url, settings.index, settings.auth, settings.username, settings.password_env) == \
+        ("https://search.internal:9200", "fleet-memory", "basic", "qmem", "FLEET_OS_PASSWORD")
+    assert (settings.shards, settings.replicas, settings.search_type, settings.verify_tls) == \
+        (6, 2, "query_then_fetch", True)  # TLS verification stays on unless turned off
+    assert cfg.sees == ["agent:alice", "team:infra", "shared"]
+    assert cfg.scope_of(cfg.collections["mine"]) == "agent:alice"
+    assert cfg.scope_of(cfg.collections["team"]) == "team:infra"
+    assert _load(tmp_path, '[scopes]\nown = "agent:bob"\n').sees == ["agent:bob", "shared"]
+
+
+@pytest.mark.parametrize("text,message", [
+    ('[backend]\nkind = "opensearch"\nurl = "http://x:9200"\npassword = "hunter2"\n', "secrets never go in the config"),
+    ('[backend]\nkind = "opensearch"\nurl = "http://u:p@x:9200"\n', "without credentials"),
+    ('[backend]\nkind = "opensearch"\n', "needs the cluster's url"),
+    ('[backend]\nkind = "elastic"\n', "one of tantivy, opensearch"),
+    ('[backend]\nkind = "opensearch"\nurl = "http://x:9200"\nauth = "basic"\n', "needs a username"),
+    ('[backend]\nkind = "opensearch"\nurl = "http://x:9200"\nshards = 0\n', "backend.shards"),
+    ('[backend]\nkind = "opensearch"\nurl = "http://x:9200"\nverify_tls = "no"\n', "backend.verify_tls"),
+    ('[backend]\nkind = "opensearch"\nurl = "http://x:9200"\nindex = "Bad Name"\n', "backend.index"),
+    ('[backend]\nurl = "http://x:9200"\n', "only the opensearch backend takes settings"),
+    ('[scopes]\nown = "agent alice"\n', "scopes.own"),
+    ('[scopes]\nown = "agent:alice"\nsee = ["shared"]\n', "must include the config's own scope"),
+    ('[collections.x]\npath = "/tmp"\nscope = ""\n', "collections.x.scope"),
+])
+def test_bad_backend_or_scope_config_is_one_clear_line(tmp_path, text, message):
+    from qmem.errors import ConfigError
+
+    with pytest.raises(ConfigError, match=message) as failure:
+        _load(tmp_path, text)
+    assert "\n" not in str(failure.value)
+    assert "hunter2" not in str(failure.value)

@@ -23,13 +23,16 @@ DEFAULT_LIMIT = 10
 MAX_LIMIT = 100_000  # results one search may return (`-n`, `[search] limit`)
 DEFAULT_SNIPPET_LINES = 3
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
-_CACHE_VERSION = 3
+_CACHE_VERSION = 4  # 4: [backend], [scopes] and collection scopes
+SHARED_SCOPE = "shared"
+_SCOPE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,127}$")
+_SCOPE_RULE = "a scope is 1-128 letters, digits, '_', '.', ':', '@' or '-' (e.g. agent:alice, team:infra, shared)"
 
 
 class Collection:
     """One named folder of Markdown files and the globs that pick them."""
 
-    __slots__ = ("name", "path", "patterns", "exclude", "description", "embed")
+    __slots__ = ("name", "path", "patterns", "exclude", "description", "embed", "scope")
 
     def __init__(
         self,
@@ -39,6 +42,7 @@ class Collection:
         exclude: list[str] | None = None,
         description: str = "",
         embed: bool = False,
+        scope: str = "",
     ) -> None:
         self.name = name
         self.path = path
@@ -46,6 +50,7 @@ class Collection:
         self.exclude = list(exclude) if exclude is not None else list(DEFAULT_EXCLUDE)  # [] keeps archives in
         self.description = description
         self.embed = embed  # `qmem index` also embeds new sections (the optional vector tier)
+        self.scope = scope  # who may see its sections; "" = the config's own scope
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -55,6 +60,7 @@ class Collection:
             "exclude": self.exclude,
             "description": self.description,
             "embed": self.embed,
+            "scope": self.scope,
         }
 
 
@@ -65,7 +71,8 @@ class Config:
     which several configs may share; `data_dir` is this config's own folder inside it, where
     its index, manifests and lock live (see `layout`)."""
 
-    __slots__ = ("file", "collections", "data_root", "_data_dir", "lock_timeout", "limit", "snippet_lines", "extra")
+    __slots__ = ("file", "collections", "data_root", "_data_dir", "lock_timeout", "limit", "snippet_lines", "extra",
+                 "backend", "scope", "sees")
 
     def __init__(self, file: str) -> None:
         self.file = file
@@ -76,6 +83,9 @@ class Config:
         self.limit = DEFAULT_LIMIT
         self.snippet_lines = DEFAULT_SNIPPET_LINES
         self.extra: dict[str, object] = {}  # tables other layers own ([tree], [memory], …)
+        self.backend: dict[str, object] = {"kind": "tantivy"}  # [backend], validated (no secrets)
+        self.scope = SHARED_SCOPE  # [scopes] own: what this config's collections are written as
+        self.sees: list[str] = [SHARED_SCOPE]  # [scopes] see: what its searches may see
 
     @property
     def data_dir(self) -> str:
@@ -96,6 +106,9 @@ class Config:
         except KeyError:
             known = ", ".join(sorted(self.collections)) or "none (qmem collection create NAME PATH)"
             raise NotFoundError(f"no collection named {name!r}; known: {known}") from None
+
+    def scope_of(self, coll: Collection) -> str:
+        return coll.scope or self.scope
 
     def select(self, names: list[str] | None) -> list[Collection]:
         """The named collections (all when `names` is empty), unknown names refused."""
@@ -214,9 +227,9 @@ def _number(file: str, key: str, value: object, minimum: float, maximum: float |
 
 # key → (minimum, maximum, whole number)
 _LIMITS = {"lock_timeout": (0, None, False), "limit": (1, MAX_LIMIT, True), "snippet_lines": (1, 1000, True)}
-_TOP_KEYS = {"data_dir", "collections", "index", "search"}
+_TOP_KEYS = {"data_dir", "collections", "index", "search", "backend", "scopes"}
 _EXTENSION_TABLES = {"tree", "memory", "vector"}  # owned by the memory layer and later tiers
-_COLLECTION_KEYS = {"path", "patterns", "pattern", "exclude", "description", "embed"}
+_COLLECTION_KEYS = {"path", "patterns", "pattern", "exclude", "description", "embed", "scope"}
 
 
 def _validated(file: str, raw: dict[str, object]) -> dict[str, object]:
@@ -258,13 +271,18 @@ def _validated(file: str, raw: dict[str, object]) -> dict[str, object]:
             raise _fail(file, f"{key}.description", "expected a string")
         if not isinstance(body.get("embed", False), bool):
             raise _fail(file, f"{key}.embed", "expected true or false")
+        if "scope" in body and not valid_scope(body["scope"]):
+            raise _fail(file, f"{key}.scope", _SCOPE_RULE)
         out["collections"][name] = {  # type: ignore[index]
             "path": os.path.abspath(os.path.expanduser(path)),
             "patterns": _globs(file, f"{key}.patterns", patterns),
             "exclude": _globs(file, f"{key}.exclude", body.get("exclude", DEFAULT_EXCLUDE)),
             "description": description,
             "embed": body.get("embed", False),
+            "scope": body.get("scope", ""),
         }
+    out["backend"] = _validated_backend(file, raw.get("backend", {}))
+    out["scopes"] = _validated_scopes(file, raw.get("scopes", {}))
     return out
 
 
@@ -272,13 +290,17 @@ def _from_dict(file: str, data: dict[str, object]) -> Config:
     cfg = Config(file)
     for name, body in data["collections"].items():  # type: ignore[union-attr]
         cfg.collections[name] = Collection(name, body["path"], body["patterns"], body["exclude"], body["description"],
-                                           bool(body.get("embed", False)))
+                                           bool(body.get("embed", False)), body.get("scope", ""))
     if "data_dir" in data and not os.environ.get("QMEM_DATA"):
         cfg.data_root = data["data_dir"]  # type: ignore[assignment]
     cfg.lock_timeout = float(data.get("lock_timeout", DEFAULT_LOCK_TIMEOUT))  # type: ignore[arg-type]
     cfg.limit = int(data.get("limit", DEFAULT_LIMIT))  # type: ignore[call-overload]
     cfg.snippet_lines = int(data.get("snippet_lines", DEFAULT_SNIPPET_LINES))  # type: ignore[call-overload]
     cfg.extra = data.get("extra", {})  # type: ignore[assignment]
+    cfg.backend = data.get("backend", cfg.backend)  # type: ignore[assignment]
+    scopes = data.get("scopes", {})
+    cfg.scope = scopes.get("own", SHARED_SCOPE)  # type: ignore[union-attr]
+    cfg.sees = scopes.get("see", [cfg.scope, SHARED_SCOPE] if cfg.scope != SHARED_SCOPE else [SHARED_SCOPE])  # type: ignore[union-attr]
     return cfg
 
 
@@ -330,6 +352,8 @@ def add_collection(cfg: Config, coll: Collection) -> None:
             body["exclude"] = coll.exclude
         if coll.description:
             body["description"] = coll.description
+        if coll.scope:
+            body["scope"] = coll.scope
         table[coll.name] = body
 
     _edit(cfg, change)
@@ -357,3 +381,84 @@ def rename_collection(cfg: Config, old: str, new: str) -> Collection:
     coll.name = new
     cfg.collections[new] = coll
     return coll
+
+
+# -- [backend] and [scopes]: where sections live and who may see them ----------------------
+
+def valid_scope(scope: object) -> bool:
+    """An agent (`agent:alice`), a team (`team:infra`), `shared`, or any name of that shape."""
+    return isinstance(scope, str) and bool(_SCOPE.match(scope))
+
+
+BACKEND_KINDS = ("tantivy", "opensearch")
+SEARCH_TYPES = ("dfs_query_then_fetch", "query_then_fetch")
+_ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_INDEX_NAME = re.compile(r"^[a-z0-9][a-z0-9_.-]{0,200}$")
+_SECRETS = {"password", "api_key", "apikey", "token", "secret", "key"}
+# key → (check, what it must be)
+_BACKEND_KEYS: dict[str, tuple[object, str]] = {
+    "kind": (lambda v: v in BACKEND_KINDS, f"one of {', '.join(BACKEND_KINDS)}"),
+    "url": (lambda v: isinstance(v, str) and re.match(r"^https?://[^/@\s]+(/.*)?$", v) is not None,
+            "http(s)://host:port, without credentials (they come from the environment)"),
+    "index": (lambda v: isinstance(v, str) and _INDEX_NAME.match(v) is not None,
+              "a lowercase index name: letters, digits, '_', '.', '-'"),
+    "auth": (lambda v: v in ("none", "basic", "api_key"), "one of none, basic, api_key"),
+    "username": (lambda v: isinstance(v, str), "a string"),
+    "password_env": (lambda v: isinstance(v, str) and _ENV_NAME.match(v) is not None, "an environment variable name"),
+    "api_key_env": (lambda v: isinstance(v, str) and _ENV_NAME.match(v) is not None, "an environment variable name"),
+    "verify_tls": (lambda v: isinstance(v, bool), "true or false"),
+    "ca_certs": (lambda v: isinstance(v, str), "a path to a CA bundle"),
+    "shards": (lambda v: type(v) is int and 1 <= v <= 1024, "a whole number from 1 to 1024"),
+    "replicas": (lambda v: type(v) is int and 0 <= v <= 16, "a whole number from 0 to 16"),
+    "search_type": (lambda v: v in SEARCH_TYPES, f"one of {', '.join(SEARCH_TYPES)}"),
+    "timeout": (lambda v: type(v) in (int, float) and 0 < v <= 3600, "seconds, more than 0"),
+    "retries": (lambda v: type(v) is int and 0 <= v <= 20, "a whole number from 0 to 20"),
+}
+
+
+def _validated_backend(file: str, raw: object) -> dict[str, object]:
+    if not isinstance(raw, dict):
+        raise _fail(file, "backend", "expected a table")
+    for key, value in raw.items():
+        if key in _SECRETS:
+            raise _fail(file, f"backend.{key}", "secrets never go in the config: put it in an environment "
+                        "variable and name that with password_env or api_key_env")
+        if key not in _BACKEND_KEYS:
+            raise _fail(file, f"backend.{key}", f"unknown key (known: {', '.join(sorted(_BACKEND_KEYS))})")
+        check, rule = _BACKEND_KEYS[key]
+        if not check(value):  # type: ignore[operator]
+            raise _fail(file, f"backend.{key}", f"expected {rule}, got {value!r}")
+    out = {"kind": "tantivy", **raw}
+    if out["kind"] == "opensearch":
+        if "url" not in out:
+            raise _fail(file, "backend.url", "the OpenSearch backend needs the cluster's url")
+        if out.get("auth") == "basic" and not out.get("username"):
+            raise _fail(file, "backend.username", "auth = \"basic\" needs a username (the password comes from "
+                        "the environment variable named by password_env)")
+    elif len(out) > 1:
+        extra = sorted(k for k in out if k != "kind")[0]
+        raise _fail(file, f"backend.{extra}", "only the opensearch backend takes settings")
+    return out
+
+
+def _validated_scopes(file: str, raw: object) -> dict[str, object]:
+    if not isinstance(raw, dict):
+        raise _fail(file, "scopes", "expected a table")
+    out: dict[str, object] = {}
+    for key, value in raw.items():
+        if key == "own":
+            if not valid_scope(value):
+                raise _fail(file, "scopes.own", _SCOPE_RULE)
+            out["own"] = value
+        elif key == "see":
+            values = _str_list(file, "scopes.see", value)
+            bad = [v for v in values if not valid_scope(v)]
+            if bad or not values:
+                raise _fail(file, "scopes.see", _SCOPE_RULE)
+            out["see"] = list(dict.fromkeys(values))
+        else:
+            raise _fail(file, f"scopes.{key}", "unknown key (known: own, see)")
+    own = out.get("own", SHARED_SCOPE)
+    if "see" in out and own not in out["see"]:  # type: ignore[operator]
+        raise _fail(file, "scopes.see", f"must include the config's own scope {own!r}")
+    return out

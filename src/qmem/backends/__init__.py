@@ -9,7 +9,7 @@ search: a search names the scopes it may see and never sees another.
 
 from __future__ import annotations
 
-import re
+from ..config import SHARED_SCOPE, valid_scope
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -20,13 +20,7 @@ if TYPE_CHECKING:
 else:
     Protocol = object
 
-SHARED_SCOPE = "shared"
-_SCOPE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,127}$")
-
-
-def valid_scope(scope: object) -> bool:
-    """A scope is 1-128 of letters, digits and `_ . : @ -`, not starting with punctuation."""
-    return isinstance(scope, str) and bool(_SCOPE.match(scope))
+__all__ = ["SHARED_SCOPE", "Backend", "StoredFile", "valid_scope"]
 
 
 class StoredFile:

@@ -46,7 +46,6 @@ MAX_TOKEN_CHARS = 255
 BULK_ACTIONS = 500
 BULK_BYTES = 5_000_000
 DELETE_BATCH = 200
-SEARCH_TYPES = ("dfs_query_then_fetch", "query_then_fetch")
 _RETRY_STATUS = {429, 502, 503, 504}
 _U64 = 1 << 64
 
