@@ -174,3 +174,17 @@ def test_bad_backend_or_scope_config_is_one_clear_line(tmp_path, text, message):
         _load(tmp_path, text)
     assert "\n" not in str(failure.value)
     assert "hunter2" not in str(failure.value)
+
+
+def test_the_example_backend_and_scopes_tables_are_valid(tmp_path):
+    """Uncommented, the example config's [scopes] and [backend] tables load as documented."""
+    from .conftest import ROOT
+
+    lines = (ROOT / "collections.example.toml").read_text(encoding="utf-8").split("\n")
+    start = next(n for n, line in enumerate(lines) if line.startswith("# [scopes]"))
+    block = [line[2:] for line in lines[start:] if line.startswith("# ") and not line.startswith("#  ")]
+    block = [line for line in block if line.startswith("[") or "=" in line]
+    cfg = _load(tmp_path, "\n".join(block) + "\n")
+    assert cfg.backend["kind"] == "opensearch" and cfg.backend["verify_tls"] is True
+    assert cfg.scope == "agent:alice" and cfg.sees == ["agent:alice", "team:infra", "shared"]
+    assert osb.Settings.from_dict(cfg.backend).search_type == "dfs_query_then_fetch"
