@@ -13,7 +13,8 @@ from . import config as config_mod
 from . import manifest as manifests
 from .config import Collection, Config
 from .errors import BadInputError
-from .layout import dir_size, stale_versions, tantivy_dir
+from .index import probe
+from .layout import dir_size, legacy_versions, stale_versions, tantivy_dir
 from .scan import scan
 from .sync import Progress, RefreshReport, refresh
 
@@ -65,15 +66,19 @@ class CollectionStatus:
 
 
 class Status:
-    __slots__ = ("config_file", "data_dir", "index_bytes", "stale_index_versions", "collections")
+    __slots__ = ("config_file", "data_dir", "index_bytes", "stale_index_versions", "collections", "index_problem",
+                 "legacy_data")
 
     def __init__(self, config_file: str, data_dir: str, index_bytes: int, stale: list[str],
-                 collections: list[CollectionStatus]) -> None:
+                 collections: list[CollectionStatus], index_problem: str | None = None,
+                 legacy_data: list[str] | None = None) -> None:
         self.config_file = config_file
-        self.data_dir = data_dir
+        self.data_dir = data_dir  # this config's own data folder
         self.index_bytes = index_bytes
         self.stale_index_versions = stale
         self.collections = collections
+        self.index_problem = index_problem  # why the index is unreadable (the next search or index rebuilds it)
+        self.legacy_data = legacy_data or []  # shared index folders of an older qmem, never removed by qmem
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -81,6 +86,8 @@ class Status:
             "data_dir": self.data_dir,
             "index_bytes": self.index_bytes,
             "stale_index_versions": self.stale_index_versions,
+            "index_problem": self.index_problem,
+            "legacy_data": self.legacy_data,
             "collections": [c.to_dict() for c in self.collections],
         }
 
@@ -133,6 +140,7 @@ def status(cfg: Config, names: list[str] | None = None) -> Status:
     return Status(
         cfg.file, cfg.data_dir, index_bytes, stale_versions(cfg.data_dir),
         [collection_status(cfg, c, index_bytes, total) for c in selected],
+        probe(cfg.data_dir), [os.path.join(cfg.data_root, v) for v in legacy_versions(cfg.data_root)],
     )
 
 

@@ -104,6 +104,24 @@ class FileLock:
         self.release()
 
 
+def lock_held(path: str) -> bool:
+    """True when another process holds the `FileLock` at `path` right now (never waits,
+    never creates the file)."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except OSError as exc:
+        return exc.errno in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK)
+    else:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        return False
+    finally:
+        os.close(fd)
+
+
 def _open_locked(path: str, flags: int, timeout: float) -> int:
     """Open `path` and take its exclusive flock, making sure the locked file is still the one
     at `path` (a concurrent `rewrite_locked` may have renamed a new file over it)."""

@@ -17,7 +17,7 @@ import xxhash
 
 from . import analysis
 from .errors import DataFolderError, IndexBusyError, IndexCorruptError, IndexMissingError
-from .fsutil import FileLock
+from .fsutil import FileLock, lock_held
 from .layout import lock_path, stale_versions, tantivy_dir, version_dir
 from .query import QueryForm
 
@@ -61,8 +61,8 @@ def check(data_dir: str) -> str | None:
     try:
         with open(os.path.join(path, "meta.json"), "rb") as handle:
             raw = handle.read()
-    except FileNotFoundError:
-        return None
+    except (FileNotFoundError, NotADirectoryError):
+        return None  # not built yet (a data folder that is a file is reported by the writer)
     except OSError as exc:
         return f"meta.json cannot be read ({exc.strerror})"
     if not raw.strip():
@@ -100,6 +100,16 @@ def probe(data_dir: str) -> str | None:
 def _reason(exc: BaseException) -> str:
     text = str(exc).split("\n", 1)[0]
     return f"{type(exc).__name__}: {text[:160]}"
+
+
+def first_build_running(data_dir: str, collections: list[str]) -> bool:
+    """True while another process builds this index for the first time: it holds the write
+    lock and none of `collections` has a manifest yet, so nothing is committed to search."""
+    from .manifest import manifest_path
+
+    if any(os.path.exists(manifest_path(data_dir, name)) for name in collections):
+        return False
+    return lock_held(lock_path(data_dir))
 
 
 def reset(data_dir: str) -> None:

@@ -191,6 +191,10 @@ def status_text(st: Status) -> str:
     ]
     if st.stale_index_versions:
         rows.append(f"old index formats present: {', '.join(st.stale_index_versions)} (the next refresh removes them)")
+    if st.index_problem:
+        rows.append(f"index damaged: {st.index_problem} (the next search or qmem index rebuilds it)")
+    for folder in st.legacy_data:
+        rows.append(f"shared index of an older qmem: {folder} (kept for other configs; remove it once all have run)")
     if not st.collections:
         rows.append("no collections yet: qmem collection create NAME PATH")
     for s in st.collections:

@@ -11,9 +11,10 @@ import time
 
 from . import query as query_mod
 from .config import MAX_LIMIT, Config
-from .errors import BadInputError
+from .errors import BadInputError, IndexCorruptError
 from .fsutil import glob_to_regex
-from .index import body_hash, compile_query, open_reader, path_regex_problem
+from .index import body_hash, compile_query, open_reader, path_regex_problem, probe
+from .layout import tantivy_dir
 from .conventions import TYPE_NAMES, is_archived
 from .snippets import Snippet, make_snippet
 
@@ -189,6 +190,9 @@ def search(cfg: Config, text: str, options: SearchOptions | None = None, reader:
             if reader is not None:
                 reader.forget()
             time.sleep(0.02 * (attempt + 1))
+    problem = probe(cfg.data_dir)  # still failing: a damaged index, or a query the engine refuses
+    if problem:
+        raise IndexCorruptError(f"the index in {tantivy_dir(cfg.data_dir)} is damaged ({problem})")
     raise last_error  # type: ignore[misc]
 
 

@@ -195,6 +195,10 @@ def collection_rename(
 # -- index ----------------------------------------------------------------------------------
 
 def _warn(report) -> None:  # noqa: ANN001 - qmem.sync.RefreshReport
+    if report.healed:
+        sys.stderr.write(f"qmem: warning: the index was damaged ({report.healed}); rebuilt it from the Markdown files\n")
+    if report.adopted_from:
+        sys.stderr.write(f"qmem: reused the shared index of an older qmem ({report.adopted_from}, left in place)\n")
     for c in report.collections:
         for warning in c.warnings:
             sys.stderr.write(f"qmem: warning: {c.name}: {warning}\n")

@@ -134,7 +134,7 @@ def pick_format(json_: bool, files: bool, md: bool, fmt: str | None) -> str:
 
 def run_search(args: SearchArgs) -> int:
     from .. import config, search
-    from ..errors import IndexMissingError
+    from ..errors import IndexCorruptError, IndexMissingError
 
     cfg = config.load(args.config)
     if not cfg.collections:
@@ -169,6 +169,14 @@ def run_search(args: SearchArgs) -> int:
     except IndexMissingError:
         build_missing_index(cfg)
         hits = run()
+    except IndexCorruptError as exc:
+        rebuild_damaged_index(cfg, exc)
+        hits = run()
+    if not hits:
+        from ..index import first_build_running
+
+        if first_build_running(cfg.data_dir, list(cfg.collections)):  # nothing committed yet: say so
+            raise _first_build_busy()
     from .. import render
 
     if args.fmt == "json":
@@ -195,17 +203,49 @@ def _vector_hits(cfg: object, text: str, options: object, hybrid: bool) -> list:
     return run(cfg, text, options, model)  # type: ignore[arg-type]
 
 
-def build_missing_index(cfg: object) -> None:
-    """First search after install or a schema change: build the index, say so on stderr."""
-    from ..layout import stale_versions
-    from ..sync import refresh
+def _first_build_busy() -> Exception:
+    from ..errors import IndexBusyError
 
+    return IndexBusyError("the first index build is running in another qmem process; search again when it ends")
+
+
+def build_missing_index(cfg: object) -> None:
+    """First search after install or a schema change: build the index, say so on stderr.
+    When another process is already building it, say so at once instead of waiting for it."""
+    from ..index import first_build_running
+    from ..layout import stale_versions
+    from ..sync import claim_data_dir, refresh
+
+    if first_build_running(cfg.data_dir, list(cfg.collections)):  # type: ignore[attr-defined]
+        raise _first_build_busy()
+    claim_data_dir(cfg)  # type: ignore[arg-type]  # a data folder that cannot be used: one line, before any other
     old = stale_versions(cfg.data_dir)  # type: ignore[attr-defined]
     if old:
         err(f"the index format changed ({', '.join(old)} → current); rebuilding it once")
     else:
         err("no index yet; building it now (qmem index)")
+    from ..errors import IndexBusyError
+
     progress = ProgressLine("indexing")
+    timeout, cfg.lock_timeout = cfg.lock_timeout, min(cfg.lock_timeout, 0.2)  # type: ignore[attr-defined]
+    try:
+        report = refresh(cfg, progress=progress)  # type: ignore[arg-type]
+    except IndexBusyError:
+        raise _first_build_busy() from None  # another process started it a moment ago
+    finally:
+        cfg.lock_timeout = timeout  # type: ignore[attr-defined]
+        progress.close()
+    if report.adopted_from:
+        err(f"reusing the shared index of an older qmem ({report.adopted_from}, left in place) for this config")
+
+
+def rebuild_damaged_index(cfg: object, problem: Exception) -> None:
+    """A search found the index unreadable: rebuild it from the Markdown files (a cache),
+    one warning line on stderr."""
+    from ..sync import refresh
+
+    err(f"warning: {problem}; rebuilding it from the Markdown files")
+    progress = ProgressLine("rebuilding")
     try:
         refresh(cfg, progress=progress)  # type: ignore[arg-type]
     finally:
