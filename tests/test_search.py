@@ -158,3 +158,25 @@ def test_hit_json_shape(cfg):
 def test_any_query_returns_a_list(cfg, text):
     hits = search.search(cfg, text)
     assert isinstance(hits, list)
+
+
+def test_filters_never_change_scores(cfg, workspace):
+    """Issue 10 finding 9: --since, --type, --path and -c restrict, they never score."""
+    import shutil
+
+    from qmem import catalog
+
+    shutil.copytree(workspace, workspace.parent / "ws2")
+    catalog.create(cfg, "other", str(workspace.parent / "ws2"))
+    cfg = config.load()
+    plain = {(h.collection, h.path, h.anchor, h.line_start): h.score
+             for h in search.search(cfg, "USDC decimals keys PowerShell", SearchOptions(limit=50))}
+    assert plain
+    for options in (SearchOptions(since="2026-01-01"), SearchOptions(until="2026-12-31"), SearchOptions(types=["K"]),
+                    SearchOptions(types=["S", "K"]), SearchOptions(path="memory/*"),
+                    SearchOptions(collections=["main"]), SearchOptions(collections=["main", "other"])):
+        options.limit = 50
+        filtered = search.search(cfg, "USDC decimals keys PowerShell", options)
+        assert filtered
+        for h in filtered:
+            assert h.score == pytest.approx(plain[(h.collection, h.path, h.anchor, h.line_start)], abs=1e-6)

@@ -325,16 +325,20 @@ def compile_query(form: QueryForm, schema: tantivy.Schema) -> tantivy.Query | No
     for toks in form.must_not:
         clauses.append((MUST_NOT, unit("body", toks)))
         clauses.append((MUST_NOT, unit("heading", toks)))
+    # Filters never score (a hit's score is the same with or without them): each is a
+    # MUST clause wrapped in a constant score of 0.
+    filters: list[tantivy.Query] = []
     if form.collections:
-        clauses.append((MUST, _any_of(schema, "collection", form.collections)))
+        filters.append(_any_of(schema, "collection", form.collections))
     if form.types:
-        clauses.append((MUST, _any_of(schema, "types", form.types)))
+        filters.append(_any_of(schema, "types", form.types))
     if form.since or form.until:
         low = form.since or 1
         high = form.until or 99991231
-        clauses.append((MUST, Q.range_query(schema, "date", tantivy.FieldType.Unsigned, low, high)))
+        filters.append(Q.range_query(schema, "date", tantivy.FieldType.Unsigned, low, high))
     if form.path_regex:
-        clauses.append((MUST, Q.regex_query(schema, "path", form.path_regex)))
+        filters.append(Q.regex_query(schema, "path", form.path_regex))
+    clauses.extend((MUST, Q.const_score_query(f, 0.0)) for f in filters)
     if len(clauses) == 1 and clauses[0][0] is MUST:
         return clauses[0][1]
     return Q.boolean_query(clauses)
