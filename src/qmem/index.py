@@ -301,9 +301,7 @@ def compile_query(form: QueryForm, schema: tantivy.Schema) -> tantivy.Query | No
     """The one place a QueryForm becomes a Tantivy query; None when nothing can match."""
 
     def unit(field: str, toks: tuple[str, ...]) -> tantivy.Query:
-        if len(toks) == 1:
-            return Q.term_query(schema, field, toks[0])
-        return Q.phrase_query(schema, field, list(toks))
+        return unit_query(schema, field, toks)
 
     def either_field(toks: tuple[str, ...], boost: float) -> tantivy.Query:
         both = Q.boolean_query([
@@ -342,6 +340,13 @@ def compile_query(form: QueryForm, schema: tantivy.Schema) -> tantivy.Query | No
     if len(clauses) == 1 and clauses[0][0] is MUST:
         return clauses[0][1]
     return Q.boolean_query(clauses)
+
+
+def unit_query(schema: tantivy.Schema, field: str, toks: tuple[str, ...]) -> tantivy.Query:
+    """A term, or a phrase of consecutive tokens."""
+    if len(toks) == 1:
+        return Q.term_query(schema, field, toks[0])
+    return Q.phrase_query(schema, field, list(toks))
 
 
 def _any_of(schema: tantivy.Schema, field: str, values: list[str]) -> tantivy.Query:

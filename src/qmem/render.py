@@ -51,11 +51,14 @@ def _highlight(line: str, spans: list[tuple[int, int]], color: bool) -> str:
     return "".join(out)
 
 
-def _numbered(first: int, lines: list[str], color: bool, spans: list | None = None) -> list[str]:
-    width = len(str(first + max(len(lines) - 1, 0)))
+def _numbered(first: int, lines: list[str], color: bool, spans: list | None = None,
+              numbers: list[int | None] | None = None) -> list[str]:
+    """Lines with their file line numbers (`numbers`, None for a `…` gap; else from `first`)."""
+    numbers = numbers or [first + k for k in range(len(lines))]
+    width = max((len(str(n)) for n in numbers if n is not None), default=1)
     out = []
     for k, line in enumerate(lines):
-        number = _paint(str(first + k).rjust(width), _DIM, color)
+        number = _paint(str(numbers[k] if numbers[k] is not None else "").rjust(width), _DIM, color)
         out.append(f"  {number}  {_highlight(line, spans[k] if spans else [], color)}")
     return out
 
@@ -64,15 +67,15 @@ def hits_text(hits: list[Hit], color: bool = False, full: bool = False) -> str:
     """One block per hit: `path:line`, breadcrumb, score; then numbered snippet lines."""
     blocks: list[str] = []
     for hit in hits:
-        line = hit.shown_lines[0]
-        where = _paint(f"{hit.path}:{line}", _PATH + _BOLD, color)
+        where = _paint(f"{hit.path}:{hit.line}", _PATH + _BOLD, color)
         heading = _paint(hit.heading, _HEAD, color) if hit.heading else _paint("(top of file)", _DIM, color)
         meta = _paint(f"[{hit.collection}] {hit.score:.2f}" + (" expired" if hit.expired else ""), _DIM, color)
         block = [f"{where}  {heading}  {meta}"]
         if full:
             block.extend(_numbered(hit.body_line, hit.body.split("\n") if hit.body else [], color))
         else:
-            block.extend(_numbered(hit.snippet.line, hit.snippet.lines, color, hit.snippet.spans))
+            snip = hit.snippet
+            block.extend(_numbered(snip.line, snip.lines, color, snip.spans, snip.numbers))
         blocks.append("\n".join(block))
     return "\n\n".join(blocks)
 
@@ -91,7 +94,7 @@ def openclaw_results(hits: list[Hit]) -> list[dict[str, object]]:
     """The result records of OpenClaw's memory_search (the CLI and the MCP server share them)."""
     results = []
     for hit in hits:
-        start, end = hit.shown_lines
+        start, end = hit.line, max(hit.line, hit.shown_lines[1])
         results.append({"path": hit.path, "startLine": start, "endLine": end, "score": round(hit.score, 4),
                         "snippet": hit.snippet.text, "source": "memory", "citation": f"{hit.path}#L{start}-L{end}"})
     return results
@@ -101,8 +104,7 @@ def hits_files(hits: list[Hit]) -> str:
     """`abs_path:line` per hit (its best line), usable from any folder; repeats dropped."""
     seen: dict[str, None] = {}
     for hit in hits:
-        line = hit.shown_lines[0]
-        seen.setdefault(f"{hit.abs_path}:{line}", None)
+        seen.setdefault(f"{hit.abs_path}:{hit.line}", None)
     return "\n".join(seen)
 
 
@@ -111,9 +113,8 @@ def hits_markdown(hits: list[Hit], full: bool = False) -> str:
     blocks: list[str] = []
     for hit in hits:
         title = hit.heading or hit.path
-        line = hit.shown_lines[0]
         text = hit.body if full else hit.snippet.text
-        blocks.append(f"### {title}\n`{hit.path}:{line}` · {hit.collection} · score {hit.score:.2f}\n\n{text}".rstrip())
+        blocks.append(f"### {title}\n`{hit.path}:{hit.line}` · {hit.collection} · score {hit.score:.2f}\n\n{text}".rstrip())
     return "\n\n".join(blocks)
 
 

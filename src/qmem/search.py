@@ -66,13 +66,22 @@ class Hit:
         """First and last line of what a hit shows: its snippet, or the section without one."""
         snippet: Snippet = self.snippet  # type: ignore[assignment]
         if snippet.lines:
-            return snippet.line, snippet.line + len(snippet.lines) - 1
+            return snippet.line, snippet.last
         return self.line_start, self.line_end  # type: ignore[return-value]
 
     @property
     def expired(self) -> bool:
         """From the janitor's archive (only found when a collection's exclude lets it in)."""
         return is_archived(self.path)  # type: ignore[arg-type]
+
+    @property
+    def line(self) -> int:
+        """The reported line: the best-matching line of the snippet (the section's first
+        body line when nothing is shown)."""
+        snippet: Snippet = self.snippet  # type: ignore[assignment]
+        if snippet.lines:
+            return snippet.best
+        return self.body_line or self.line_start  # type: ignore[return-value]
 
     def to_dict(self, full: bool = False) -> dict[str, object]:
         snippet: Snippet = self.snippet  # type: ignore[assignment]
@@ -82,6 +91,7 @@ class Hit:
             "abs_path": self.abs_path,
             "anchor": self.anchor,
             "heading": self.heading,
+            "line": self.line,
             "line_start": self.line_start,
             "line_end": self.line_end,
             "score": round(self.score, 4),  # type: ignore[arg-type]
@@ -206,33 +216,59 @@ def check_limit(limit: int) -> None:
 def ranked_docs(cfg: Config, form: query_mod.QueryForm, limit: int,
                 reader: Reader | None = None) -> list[tuple[float, dict]]:
     """(BM25 score, stored fields) of the best `limit` sections for a query form."""
+    return _ranked(cfg, form, limit, reader)[0]
+
+
+def _ranked(cfg: Config, form: query_mod.QueryForm, limit: int,
+            reader: Reader | None = None) -> tuple[list[tuple[float, dict]], list[float]]:
+    """The best sections and the weight of each highlight unit (see `unit_weights`)."""
     index = reader.index() if reader is not None else open_reader(cfg.data_dir)
     compiled = compile_query(form, index.schema)
     if compiled is None:
-        return []
+        return [], []
     searcher = index.searcher()
     limit = min(limit, searcher.num_docs)  # the top-k heap is sized by the limit
     if limit < 1:
-        return []
-    return [(score, searcher.doc(address).to_dict())
+        return [], []
+    docs = [(score, searcher.doc(address).to_dict())
             for score, address in searcher.search(compiled, limit, count=False).hits]
+    return docs, unit_weights(searcher, index.schema, form) if docs else []
+
+
+def unit_weights(searcher, schema, form: query_mod.QueryForm) -> list[float]:  # noqa: ANN001 - tantivy
+    """Each highlight unit's BM25 IDF in the index (a phrase by the sections that hold it),
+    times its query boost: what a snippet line earns for holding it."""
+    import math
+
+    from .index import unit_query
+
+    total = max(1, searcher.num_docs)
+    weights = []
+    for unit in [*form.should, *form.must]:
+        if len(unit.tokens) == 1:
+            df = searcher.doc_freq("body", unit.tokens[0])
+        else:
+            df = searcher.search(unit_query(schema, "body", unit.tokens), 1, count=True).count
+        weights.append(math.log(1 + (total - df + 0.5) / (df + 0.5)) * unit.boost)
+    return weights
 
 
 def _run(cfg: Config, form: query_mod.QueryForm, options: SearchOptions, reader: Reader | None = None) -> list[Hit]:
     units = form.highlight_units()
     files = Files()
     hits: list[Hit] = []
-    for score, doc in ranked_docs(cfg, form, options.limit, reader):
+    docs, weights = _ranked(cfg, form, options.limit, reader)
+    for score, doc in docs:
         if options.min_score is not None and score < options.min_score:
             continue
-        hit = build_hit(cfg, doc, score, units, options.snippet_lines, files)
+        hit = build_hit(cfg, doc, score, units, options.snippet_lines, files, weights)
         if hit is not None:
             hits.append(hit)
     return hits
 
 
 def build_hit(cfg: Config, doc: dict, score: float, units: list[tuple[str, ...]], snippet_lines: int,
-              files: Files) -> Hit | None:
+              files: Files, weights: list[float] | None = None) -> Hit | None:
     """A Hit from a document's stored fields, its text read from the file (None when the
     collection is gone from the config or the file from the disk)."""
     coll = doc["collection"][0]
@@ -261,7 +297,7 @@ def build_hit(cfg: Config, doc: dict, score: float, units: list[tuple[str, ...]]
         line_start=line_start,
         line_end=line_end,
         score=score,
-        snippet=make_snippet(body, body_line, units, snippet_lines) if snippet_lines > 0 else Snippet(body_line, [], []),
+        snippet=make_snippet(body, body_line, units, snippet_lines, weights) if snippet_lines > 0 else Snippet(body_line, [], []),
         date=f"{day // 10000:04d}-{day // 100 % 100:02d}-{day % 100:02d}" if day else None,
         types=doc.get("types", []),
         body=body,

@@ -1,99 +1,228 @@
-"""Line-anchored snippets: the few lines of a section that match the query best.
+"""Evidence snippets: the entries of a section that match the query best.
 
-The section body is tokenized with the index's own analyzer (character offsets), tokens
-are marked when they form a query term or phrase, and the window of lines that covers the
-most distinct query units wins. Highlights of neighbouring CJK characters merge into one.
+The section body is tokenized with the index's own analyzer (character offsets) and tokens
+are marked where they form a query term or phrase. Lines are grouped into entries (a list
+item with its continuation lines, a paragraph, a message line). Each entry is scored like a
+small BM25 document: every query unit it holds counts with the unit's weight (its rarity in
+the index, so "what", "我", "的" count little and a rare bigram counts a lot), saturated by
+frequency and mildly normalised by the entry's length. The best entry is shown; a second
+strong entry elsewhere in the section is shown too, with a `…` line between. The reported
+line (`Snippet.best`) is the best-matching line. An overlong line keeps its lead (list marker,
+`[tags]`, `speaker:`) and the stretch around its densest highlights.
 """
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 
 from . import analysis
 
 MAX_LINE_CHARS = 240
+# Characters a snippet may hold beyond its best entry (context lines, a second entry).
+SNIPPET_CHARS = 520
+# A second entry is shown when it scores at least this share of the best one.
+SECOND_SHARE = 0.45
+GAP = "…"
+_K1 = 1.2
+_B = 0.5
+_ENTRY_START = re.compile(r"^\s{0,3}(?:[-*+]|\d{1,3}[.)])\s")
+_SPEAKER = re.compile(r"^[^\s:：]{1,24}[:：]\s")
+_LEAD = re.compile(r"^\s*(?:(?:[-*+]|\d{1,3}[.)])\s+)?(?:\[[^\]\n]{1,40}\]\s*)*(?:[^\s:：]{1,24}[:：]\s*)?")
 
 
 class Snippet:
-    __slots__ = ("line", "lines", "spans")
+    __slots__ = ("line", "lines", "spans", "numbers", "best", "why")
 
-    def __init__(self, line: int, lines: list[str], spans: list[list[tuple[int, int]]]) -> None:
+    def __init__(self, line: int, lines: list[str], spans: list[list[tuple[int, int]]],
+                 numbers: list[int | None] | None = None, best: int | None = None, why: str = "") -> None:
         self.line = line  # file line number of lines[0]
         self.lines = lines
         self.spans = spans  # per line, highlighted [start, end) character ranges
+        # file line number of each shown line; None for the `…` between two entries
+        self.numbers = numbers if numbers is not None else [line + k for k in range(len(lines))]
+        self.best = best if best is not None else line  # the best-matching line
+        self.why = why  # how the window was chosen (for --explain)
 
     @property
     def text(self) -> str:
         return "\n".join(self.lines)
 
+    @property
+    def last(self) -> int:
+        """The last file line shown."""
+        shown = [n for n in self.numbers if n is not None]
+        return shown[-1] if shown else self.line
 
-def make_snippet(body: str, body_line: int, units: list[tuple[str, ...]], max_lines: int) -> Snippet:
-    """The best window of at most `max_lines` lines of `body` for the query `units`."""
+
+def make_snippet(body: str, body_line: int, units: list[tuple[str, ...]], max_lines: int,
+                 weights: list[float] | None = None) -> Snippet:
+    """The best entries of `body` for the query `units`, at most `max_lines` lines of text."""
     lines = body.split("\n")
     if not body:
         return Snippet(body_line, [], [])
+    weights = weights if weights is not None and len(weights) == len(units) else [1.0] * len(units)
+    line_units, spans, line_len = _mark(body, lines, units)
+
+    # entries: [first, last] line indexes
+    entries: list[list[int]] = []  # [first, last] line indexes
+    for row, line in enumerate(lines):
+        if not line.strip():
+            continue
+        if not entries or entries[-1][1] != row - 1 or _starts_entry(line):
+            entries.append([row, row])
+        else:
+            entries[-1][1] = row  # a continuation line or the next line of a paragraph
+
+    def bm25(rows: range) -> float:
+        counts: dict[int, int] = {}
+        length = 0
+        for row in rows:
+            length += line_len[row]
+            for unit_id, n in line_units[row].items():
+                counts[unit_id] = counts.get(unit_id, 0) + n
+        if not counts:
+            return 0.0
+        norm = _K1 * (1 - _B + _B * length / avg_len)
+        return sum(weights[u] * n * (_K1 + 1) / (n + norm) for u, n in counts.items())
+
+    avg_len = max(1.0, sum(line_len) / max(1, len(entries)))
+    width = max(1, max_lines)
+    scored: list[tuple[float, int, int]] = []  # (score, first row, last row)
+    for first, last in entries:
+        if last - first + 1 > width:  # a long entry: its best stretch of `width` lines
+            best_sub = max((bm25(range(s, s + width)), -s) for s in range(first, last - width + 2))
+            first = -best_sub[1]
+            last = first + width - 1
+        scored.append((bm25(range(first, last + 1)), first, last))
+    if not scored:
+        return Snippet(body_line, [], [])
+    best_score, b_first, b_last = max(scored, key=lambda e: (e[0], -e[1]))
+    if best_score <= 0:  # nothing matches: the first text lines
+        b_first = entries[0][0]
+        rows = list(range(b_first, min(b_first + width, len(lines))))
+        return _build(lines, spans, rows, body_line, b_first, "no query unit in this section; its first lines")
+
+    chosen = set(range(b_first, b_last + 1))
+    why = f"best entry L{body_line + b_first}" + (f"-{body_line + b_last}" if b_last > b_first else "")
+    why += f" (weight {best_score:.2f})"
+
+    def size(rows: set[int]) -> int:
+        return sum(min(len(lines[r]), MAX_LINE_CHARS) for r in rows)
+
+    budget = size(chosen) + SNIPPET_CHARS
+    # a second strong entry elsewhere
+    others = sorted((e for e in scored if e[1] > b_last or e[2] < b_first), key=lambda e: (-e[0], e[1]))
+    for score, first, last in others:
+        if score < SECOND_SHARE * best_score or len(chosen) >= width:
+            break
+        rows = set(range(first, last + 1))
+        if len(chosen | rows) <= width and size(chosen | rows) <= budget:
+            chosen |= rows
+            why += f"; second entry L{body_line + first} (weight {score:.2f})"
+            break
+    # context: the lines that follow, then precede, the best entry while they fit
+    for row in [*range(b_last + 1, len(lines)), *range(b_first - 1, -1, -1)]:
+        if len(chosen) >= width:
+            break
+        if not lines[row].strip():
+            continue
+        if size(chosen | {row}) > budget or not _touches(chosen, row, lines):
+            break
+        chosen.add(row)
+    best_row = max(range(b_first, b_last + 1), key=lambda r: (sum(weights[u] for u in line_units[r]), -r))
+    return _build(lines, spans, sorted(chosen), body_line, best_row, why, line_units, weights)
+
+
+def _touches(chosen: set[int], row: int, lines: list[str]) -> bool:
+    """True when `row` is next to a chosen line, blank lines in between allowed."""
+    for step in (-1, 1):
+        r = row + step
+        while 0 <= r < len(lines) and not lines[r].strip():
+            r += step
+        if r in chosen:
+            return True
+    return False
+
+
+def _starts_entry(line: str) -> bool:
+    """A list item or a `speaker: …` message line starts an entry of its own."""
+    return _ENTRY_START.match(line) is not None or _SPEAKER.match(line) is not None
+
+
+def _mark(body: str, lines: list[str], units: list[tuple[str, ...]]
+          ) -> tuple[list[dict[int, int]], list[list[tuple[int, int, int]]], list[int]]:
+    """Per line: {unit: occurrences}, highlight spans (start, end, unit), token count."""
     starts = [0]
     for line in lines[:-1]:
         starts.append(starts[-1] + len(line) + 1)
-    toks = analysis.tokens(body) if units else []
+    toks = analysis.tokens(body)
     texts = [t.text for t in toks]
-    singles = {u[0]: k for k, u in enumerate(units) if len(u) == 1}
-    phrases = [(k, u) for k, u in enumerate(units) if len(u) > 1]
+    line_units: list[dict[int, int]] = [{} for _ in lines]
+    spans: list[list[tuple[int, int, int]]] = [[] for _ in lines]
+    line_len = [0] * len(lines)
+    for tok in toks:
+        line_len[bisect_right(starts, tok.char_offset_from) - 1] += 1
+    if not units:
+        return line_units, spans, line_len
 
-    line_units: list[set[int]] = [set() for _ in lines]
-    spans: list[list[tuple[int, int]]] = [[] for _ in lines]
-
-    def mark(i: int, unit_id: int) -> None:
+    def mark(i: int, unit_id: int, count: bool) -> None:
         tok = toks[i]
         row = bisect_right(starts, tok.char_offset_from) - 1
-        line_units[row].add(unit_id)
+        if count:
+            line_units[row][unit_id] = line_units[row].get(unit_id, 0) + 1
         base = starts[row]
-        spans[row].append((tok.char_offset_from - base, min(tok.char_offset_to - base, len(lines[row]))))
+        spans[row].append((tok.char_offset_from - base, min(tok.char_offset_to - base, len(lines[row])), unit_id))
 
     wanted = {tok for unit in units for tok in unit}
     where: dict[str, list[int]] = {}
     for i, text in enumerate(texts):
         if text in wanted:
             where.setdefault(text, []).append(i)
-    for text, unit_id in singles.items():
-        for i in where.get(text, ()):
-            mark(i, unit_id)
-    for unit_id, phrase in phrases:
-        n = len(phrase)
-        for i in where.get(phrase[0], ()):
-            if tuple(texts[i:i + n]) == phrase and _consecutive(toks, i, n):
+    for unit_id, unit in enumerate(units):
+        n = len(unit)
+        for i in where.get(unit[0], ()):
+            if n == 1 or tuple(texts[i:i + n]) == unit and _consecutive(toks, i, n):
                 for j in range(i, i + n):
-                    mark(j, unit_id)
+                    mark(j, unit_id, j == i)
+    return line_units, spans, line_len
 
-    best, best_score = 0, (-1, -1)
-    width = max(1, max_lines)
-    for start in range(len(lines)):
-        covered: set[int] = set()
-        hits = 0
-        for row in range(start, min(start + width, len(lines))):
-            covered |= line_units[row]
-            hits += len(spans[row])
-        score = (len(covered), hits)
-        if score > best_score:
-            best, best_score = start, score
-    if best_score[0] <= 0:
-        best = next((i for i, line in enumerate(lines) if line.strip()), 0)
-    rows = range(best, min(best + width, len(lines)))
+
+def _build(lines: list[str], spans: list[list[tuple[int, int, int]]], rows: list[int], body_line: int,
+           best_row: int, why: str, line_units: list[dict[int, int]] | None = None,
+           weights: list[float] | None = None) -> Snippet:
     out_lines: list[str] = []
     out_spans: list[list[tuple[int, int]]] = []
+    numbers: list[int | None] = []
+    previous = None
     for row in rows:
-        text, row_spans = _clip(lines[row], _merge(spans[row]))
+        if previous is not None and any(lines[r].strip() for r in range(previous + 1, row)):
+            out_lines.append(GAP)
+            out_spans.append([])
+            numbers.append(None)
+        previous = row
+        text, row_spans = _clip(lines[row], spans[row], weights)
         out_lines.append(text)
         out_spans.append(row_spans)
+        numbers.append(body_line + row)
     while out_lines and not out_lines[-1].strip():
         out_lines.pop()
         out_spans.pop()
-    return Snippet(body_line + best, out_lines, out_spans)
+        numbers.pop()
+    first = numbers[0] if numbers else body_line
+    return Snippet(first if first is not None else body_line, out_lines, out_spans, numbers, body_line + best_row, why)
 
 
 def _consecutive(toks: list, i: int, n: int) -> bool:
+    """Consecutive positions; CJK characters also touching (`私 钥` is not `私钥`)."""
     first = toks[i].position
-    return all(toks[i + j].position == first + j for j in range(1, n))
+    for j in range(1, n):
+        tok = toks[i + j]
+        if tok.position != first + j:
+            return False
+        if tok.char_offset_from != toks[i + j - 1].char_offset_to and analysis.is_cjk(tok.text):
+            return False
+    return True
 
 
 def _merge(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -107,15 +236,42 @@ def _merge(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return merged
 
 
-def _clip(line: str, spans: list[tuple[int, int]]) -> tuple[str, list[tuple[int, int]]]:
-    """Cut an overlong line to a window around its first highlight, marked with '…'."""
+def _clip(line: str, marks: list[tuple[int, int, int]], weights: list[float] | None = None
+          ) -> tuple[str, list[tuple[int, int]]]:
+    """Cut an overlong line to its lead and the stretch with the most highlight weight,
+    marked with '…'."""
+    spans = _merge([(s, e) for s, e, _ in marks])
     if len(line) <= MAX_LINE_CHARS:
         return line, spans
-    center = spans[0][0] if spans else 0
-    start = max(0, min(center - MAX_LINE_CHARS // 3, len(line) - MAX_LINE_CHARS))
-    end = start + MAX_LINE_CHARS
-    prefix = "…" if start > 0 else ""
-    suffix = "…" if end < len(line) else ""
-    shift = len(prefix) - start
+    lead = _LEAD.match(line)
+    lead_end = lead.end() if lead and lead.end() <= MAX_LINE_CHARS // 4 else 0
+    room = MAX_LINE_CHARS - lead_end - 1
+
+    def weight(mark: tuple[int, int, int]) -> float:
+        return weights[mark[2]] if weights and mark[2] < len(weights) else 1.0
+
+    # the stretch of `room` characters, starting a little before a highlight, that holds the
+    # most highlight weight (sliding window over the highlights in order)
+    ordered = sorted(marks)
+    best_start, best, total, left, right = 0, -1.0, 0.0, 0, 0
+    for mark in ordered:
+        start = max(0, mark[0] - room // 6)
+        while right < len(ordered) and ordered[right][1] <= start + room:
+            total += weight(ordered[right])
+            right += 1
+        while left < right and ordered[left][0] < start:
+            total -= weight(ordered[left])
+            left += 1
+        if total > best + 1e-9:
+            best_start, best = start, total
+    if best_start <= lead_end + room // 6:  # the best stretch is near the start: no cut inside
+        start, end, head = 0, MAX_LINE_CHARS, ""
+    else:
+        start = min(best_start, len(line) - room)
+        end = start + room
+        head = line[:lead_end] + "…"
+    tail = "…" if end < len(line) else ""
+    shift = len(head) - start
     kept = [(max(s, start) + shift, min(e, end) + shift) for s, e in spans if e > start and s < end]
-    return prefix + line[start:end] + suffix, kept
+    lead_spans = [(s, min(e, lead_end)) for s, e in spans if head and s < lead_end]
+    return head + line[start:end] + tail, lead_spans + kept

@@ -148,7 +148,7 @@ def run_search(args: SearchArgs) -> int:
         until=args.until,
         path=args.path,
         min_score=args.min_score,
-        snippet_lines=0 if args.fmt == "files" else cfg.snippet_lines,
+        snippet_lines=max(1, cfg.snippet_lines),  # --files reports the best line too
     )
     search.check_limit(options.limit)
     if not text and not (options.types or options.since or options.until or options.path):
