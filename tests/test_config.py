@@ -130,4 +130,4 @@ def test_shipped_example_config_is_valid(tmp_path, monkeypatch):
     example.write_text((ROOT / "collections.example.toml").read_text(encoding="utf-8"), encoding="utf-8")
     cfg = config.load(str(example))
     assert cfg.collections["main"].path == str(tmp_path / "home" / "agent" / "workspace")
-    assert cfg.lock_timeout == 30 and cfg.limit == 10 and cfg.snippet_lines == 3
+    assert cfg.lock_timeout == 30 and cfg.limit == 10 and cfg.snippet_lines == 6

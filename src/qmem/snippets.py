@@ -19,8 +19,12 @@ from bisect import bisect_right
 from . import analysis
 
 MAX_LINE_CHARS = 240
+# Lines outside the best entry (context, a second entry) are clipped shorter.
+OTHER_LINE_CHARS = 80
 # Characters a snippet may hold beyond its best entry (context lines, a second entry).
 SNIPPET_CHARS = 520
+# Lines without a query unit are added as context while the snippet stays this short.
+CONTEXT_CHARS = 240
 # A second entry is shown when it scores at least this share of the best one.
 SECOND_SHARE = 0.45
 GAP = "…"
@@ -32,7 +36,7 @@ _LEAD = re.compile(r"^\s*(?:(?:[-*+]|\d{1,3}[.)])\s+)?(?:\[[^\]\n]{1,40}\]\s*)*(
 
 
 class Snippet:
-    __slots__ = ("line", "lines", "spans", "numbers", "best", "why")
+    __slots__ = ("line", "lines", "spans", "numbers", "best", "why", "weight")
 
     def __init__(self, line: int, lines: list[str], spans: list[list[tuple[int, int]]],
                  numbers: list[int | None] | None = None, best: int | None = None, why: str = "") -> None:
@@ -43,6 +47,7 @@ class Snippet:
         self.numbers = numbers if numbers is not None else [line + k for k in range(len(lines))]
         self.best = best if best is not None else line  # the best-matching line
         self.why = why  # how the window was chosen (for --explain)
+        self.weight = 0.0  # the best entry's score
 
     @property
     def text(self) -> str:
@@ -107,11 +112,13 @@ def make_snippet(body: str, body_line: int, units: list[tuple[str, ...]], max_li
     why = f"best entry L{body_line + b_first}" + (f"-{body_line + b_last}" if b_last > b_first else "")
     why += f" (weight {best_score:.2f})"
 
+    best_rows = range(b_first, b_last + 1)
+
     def size(rows: set[int]) -> int:
-        return sum(min(len(lines[r]), MAX_LINE_CHARS) for r in rows)
+        return sum(min(len(lines[r]), MAX_LINE_CHARS if r in best_rows else OTHER_LINE_CHARS) for r in rows)
 
     budget = size(chosen) + SNIPPET_CHARS
-    # a second strong entry elsewhere
+    # other strong entries
     others = sorted((e for e in scored if e[1] > b_last or e[2] < b_first), key=lambda e: (-e[0], e[1]))
     for score, first, last in others:
         if score < SECOND_SHARE * best_score or len(chosen) >= width:
@@ -119,19 +126,23 @@ def make_snippet(body: str, body_line: int, units: list[tuple[str, ...]], max_li
         rows = set(range(first, last + 1))
         if len(chosen | rows) <= width and size(chosen | rows) <= budget:
             chosen |= rows
-            why += f"; second entry L{body_line + first} (weight {score:.2f})"
+            why += f"; also L{body_line + first} (weight {score:.2f})"
             break
-    # context: the lines that follow, then precede, the best entry while they fit
+    # context: the lines that follow, then precede, the best entry while they fit; a line
+    # without a query unit only while the snippet stays short
     for row in [*range(b_last + 1, len(lines)), *range(b_first - 1, -1, -1)]:
         if len(chosen) >= width:
             break
         if not lines[row].strip():
             continue
-        if size(chosen | {row}) > budget or not _touches(chosen, row, lines):
-            break
+        room = budget if line_units[row] else CONTEXT_CHARS
+        if size(chosen | {row}) > room or not _touches(chosen, row, lines):
+            continue
         chosen.add(row)
     best_row = max(range(b_first, b_last + 1), key=lambda r: (sum(weights[u] for u in line_units[r]), -r))
-    return _build(lines, spans, sorted(chosen), body_line, best_row, why, line_units, weights)
+    snippet = _build(lines, spans, sorted(chosen), body_line, best_row, why, weights, best_rows)
+    snippet.weight = best_score
+    return snippet
 
 
 def _touches(chosen: set[int], row: int, lines: list[str]) -> bool:
@@ -189,8 +200,7 @@ def _mark(body: str, lines: list[str], units: list[tuple[str, ...]]
 
 
 def _build(lines: list[str], spans: list[list[tuple[int, int, int]]], rows: list[int], body_line: int,
-           best_row: int, why: str, line_units: list[dict[int, int]] | None = None,
-           weights: list[float] | None = None) -> Snippet:
+           best_row: int, why: str, weights: list[float] | None = None, best_rows: range | None = None) -> Snippet:
     out_lines: list[str] = []
     out_spans: list[list[tuple[int, int]]] = []
     numbers: list[int | None] = []
@@ -201,7 +211,8 @@ def _build(lines: list[str], spans: list[list[tuple[int, int, int]]], rows: list
             out_spans.append([])
             numbers.append(None)
         previous = row
-        text, row_spans = _clip(lines[row], spans[row], weights)
+        text, row_spans = _clip(lines[row], spans[row], weights,
+                                MAX_LINE_CHARS if best_rows is None or row in best_rows else OTHER_LINE_CHARS)
         out_lines.append(text)
         out_spans.append(row_spans)
         numbers.append(body_line + row)
@@ -236,16 +247,16 @@ def _merge(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return merged
 
 
-def _clip(line: str, marks: list[tuple[int, int, int]], weights: list[float] | None = None
-          ) -> tuple[str, list[tuple[int, int]]]:
+def _clip(line: str, marks: list[tuple[int, int, int]], weights: list[float] | None = None,
+          limit: int = MAX_LINE_CHARS) -> tuple[str, list[tuple[int, int]]]:
     """Cut an overlong line to its lead and the stretch with the most highlight weight,
     marked with '…'."""
     spans = _merge([(s, e) for s, e, _ in marks])
-    if len(line) <= MAX_LINE_CHARS:
+    if len(line) <= limit:
         return line, spans
     lead = _LEAD.match(line)
-    lead_end = lead.end() if lead and lead.end() <= MAX_LINE_CHARS // 4 else 0
-    room = MAX_LINE_CHARS - lead_end - 1
+    lead_end = lead.end() if lead and lead.end() <= limit // 4 else 0
+    room = limit - lead_end - 1
 
     def weight(mark: tuple[int, int, int]) -> float:
         return weights[mark[2]] if weights and mark[2] < len(weights) else 1.0
@@ -265,7 +276,7 @@ def _clip(line: str, marks: list[tuple[int, int, int]], weights: list[float] | N
         if total > best + 1e-9:
             best_start, best = start, total
     if best_start <= lead_end + room // 6:  # the best stretch is near the start: no cut inside
-        start, end, head = 0, MAX_LINE_CHARS, ""
+        start, end, head = 0, limit, ""
     else:
         start = min(best_start, len(line) - room)
         end = start + room
