@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+from itertools import accumulate
 from datetime import date, timedelta
 
 SECTIONS_PER_FILE = 10
@@ -42,10 +43,11 @@ class Generator:
         self.rng = random.Random(seed)
         self.words = _vocabulary(self.rng)
         # Zipf-like weights: the k-th word is ~1/k as likely as the first.
-        self.weights = [1.0 / (k + 1) for k in range(len(self.words))]
+        # Cumulative once: `choices(weights=...)` would re-add 20,000 weights on every call (same draws).
+        self.cum_weights = list(accumulate(1.0 / (k + 1) for k in range(len(self.words))))
 
     def english(self, n: int) -> str:
-        return " ".join(self.rng.choices(self.words, self.weights, k=n))
+        return " ".join(self.rng.choices(self.words, cum_weights=self.cum_weights, k=n))
 
     def chinese(self, n: int) -> str:
         return "".join(self.rng.choice(_HAN) for _ in range(n))
@@ -82,10 +84,10 @@ class Generator:
         return "\n".join(lines)
 
 
-def generate(out: str, sections: int, seed: int = 42) -> list[str]:
+def generate(out: str, sections: int, seed: int = 42, per_file: int = SECTIONS_PER_FILE) -> list[str]:
     """Write the workspace under `out`; returns the relative paths written."""
     gen = Generator(seed)
-    files = max(1, sections // SECTIONS_PER_FILE)
+    files = max(1, sections // per_file)
     first_day = date(2020, 1, 1)
     written = []
     os.makedirs(os.path.join(out, "memory", "topics"), exist_ok=True)
@@ -99,7 +101,7 @@ def generate(out: str, sections: int, seed: int = 42) -> list[str]:
             rel = f"memory/{day.isoformat()}.md" if day.year < 2200 else f"memory/log-{i:06d}.md"
             title = day.isoformat()
         with open(os.path.join(out, rel), "w", encoding="utf-8") as handle:
-            handle.write(gen.file(title, chinese, SECTIONS_PER_FILE))
+            handle.write(gen.file(title, chinese, per_file))
         written.append(rel)
     with open(os.path.join(out, "MEMORY.md"), "w", encoding="utf-8") as handle:
         handle.write(gen.file("Memory", False, 5))
@@ -112,8 +114,9 @@ def main() -> None:
     parser.add_argument("out")
     parser.add_argument("--sections", type=int, default=10000)
     parser.add_argument("--seed", type=int, default=42)
+    parser.add_argument("--per-file", type=int, default=SECTIONS_PER_FILE, help="sections per file")
     args = parser.parse_args()
-    paths = generate(args.out, args.sections, args.seed)
+    paths = generate(args.out, args.sections, args.seed, args.per_file)
     print(f"wrote {len(paths)} files to {args.out}")
 
 

@@ -131,7 +131,8 @@ def build_schema() -> tantivy.Schema:
     sb.add_text_field("heading", stored=True, tokenizer_name=tok, index_option="position")
     # The body is indexed, not stored: snippets are read from the file itself (the source of
     # truth), checked against `body_hash`. This halves the index (1.29× → ~0.5× the corpus).
-    sb.add_text_field("body", stored=False, tokenizer_name=tok, index_option="position")
+    # It is indexed as `analysis.index_terms(body)`: the same tokens, ~4× less tokenizer work.
+    sb.add_text_field("body", stored=False, tokenizer_name=analysis.TERMS_TOKENIZER_NAME, index_option="position")
     sb.add_unsigned_field("body_hash", stored=True)
     sb.add_text_field("types", stored=True, tokenizer_name="raw", index_option="basic")
     sb.add_unsigned_field("line_start", stored=True)
@@ -249,6 +250,7 @@ class Writer:
     def add_sections(self, collection: str, path: str, sections: list) -> None:
         key = doc_key(collection, path)
         add = self._open().add_document
+        index_terms = analysis.index_terms
         for s in sections:
             doc = tantivy.Document()
             doc.add_text("key", key)
@@ -256,7 +258,7 @@ class Writer:
             doc.add_text("path", path)
             doc.add_text("anchor", s.anchor)
             doc.add_text("heading", s.heading)
-            doc.add_text("body", s.body)
+            doc.add_text("body", index_terms(s.body))
             doc.add_unsigned("body_hash", body_hash(s.body))
             for t in s.types:
                 doc.add_text("types", t)

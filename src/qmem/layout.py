@@ -21,7 +21,7 @@ import os
 import re
 import time
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: the body field is indexed as analysis.index_terms
 CONFIGS = "configs"
 OWNER = "owner.json"
 _SLUG_BAD = re.compile(r"[^A-Za-z0-9._-]+")

@@ -11,11 +11,15 @@ next heading of the same or a higher level) for `qmem get`.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from .conventions import HEADING_SEPARATOR, TYPE_NAMES
 
-_HEADING = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
+# An ATX heading line is `_HEADING_OPEN` then its text (see `heading_title`); the one-regex
+# form r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$" costs ~3 µs a line in `re`.
+_HEADING_OPEN = re.compile(r" {0,3}(#{1,6})(?=[ \t]|$)")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_LINE_MARK = re.compile(r"\n {0,3}[#`~]")  # a line where a heading or a fence may start
 _ENTRY_PREFIX = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+((?:\[[^\]\n]{1,40}\]\s*)+)")
 _ENTRY_PREFIX_LINES = re.compile(r"^[ \t]*(?:[-*+]|\d+[.)])[ \t]+((?:\[[^\]\n]{1,40}\][ \t]*)+)", re.MULTILINE)
 _LEADING_TAGS = re.compile(r"^((?:\[[^\]\n]{1,40}\]\s*)+)")
@@ -139,14 +143,29 @@ class Tags:
         self.expires = 0
 
     def add(self, tag_run: str) -> None:
-        for raw in _TAG.findall(tag_run):
-            letter, priority, expiry, _ = tag_meaning(raw)
-            if letter:
-                self.types.add(letter)
-            if priority >= 0:
-                self.priority = priority if self.priority < 0 else min(self.priority, priority)
-            if expiry and (not self.expires or expiry < self.expires):
-                self.expires = expiry
+        known = _RUN_MEANING.get(tag_run)
+        if known is None:
+            run = Tags()
+            for raw in _TAG.findall(tag_run):
+                letter, priority, expiry, _ = tag_meaning(raw)
+                if letter:
+                    run.types.add(letter)
+                run.merge(priority, expiry)
+            known = (tuple(run.types), run.priority, run.expires)
+            if len(_RUN_MEANING) < 10_000:
+                _RUN_MEANING[tag_run] = known  # `- [K] [P1] …` runs repeat: parsed once
+        if known[0]:
+            self.types.update(known[0])
+        self.merge(known[1], known[2])
+
+    def merge(self, priority: int, expiry: int) -> None:
+        if priority >= 0:
+            self.priority = priority if self.priority < 0 else min(self.priority, priority)
+        if expiry and (not self.expires or expiry < self.expires):
+            self.expires = expiry
+
+
+_RUN_MEANING: dict[str, tuple[tuple[str, ...], int, int]] = {}
 
 
 def bracket_tags(run: str) -> list[str]:
@@ -192,9 +211,31 @@ class Heading:
 
 def headings(lines: list[str], start: int = 0) -> list[Heading]:
     """ATX headings outside fenced code blocks."""
+    text = "\n".join(lines)
+    if text.count("\n") != len(lines) - 1:  # lines with their own line breaks: line by line
+        return _headings_in(lines, range(start, len(lines)))
+    return _headings_in(lines, _marked_lines(text, lines, start))
+
+
+def _marked_lines(text: str, lines: list[str], start: int) -> list[int]:
+    """Indexes (≥ start) of the lines a heading or a fence can be on: found by one regex scan
+    of `text` ("\n".join(lines)) instead of a Python step per line."""
+    pos = sum(len(line) + 1 for line in lines[:start]) if start else 0
+    row = start
+    marked = []
+    # A line starting at offset p of `text` follows the "\n" at offset p of "\n" + text:
+    # searching for a literal "\n" first is ~5× faster than a MULTILINE "^".
+    for match in _LINE_MARK.finditer("\n" + text, pos):
+        row += text.count("\n", pos, match.start())
+        pos = match.start()
+        marked.append(row)
+    return marked
+
+
+def _headings_in(lines: list[str], rows: Iterable[int]) -> list[Heading]:
     found: list[Heading] = []
     fence = ""
-    for i in range(start, len(lines)):
+    for i in rows:
         line = lines[i]
         lead = line[:4]
         fence_match = _FENCE.match(line) if ("`" in lead or "~" in lead) else None
@@ -206,12 +247,23 @@ def headings(lines: list[str], start: int = 0) -> list[Heading]:
         if fence_match:
             fence = fence_match.group(1)
             continue
-        if "#" not in line[:4]:
+        if "#" not in lead:
             continue
-        match = _HEADING.match(line)
+        match = _HEADING_OPEN.match(line)
         if match:
-            found.append(Heading(i, len(match.group(1)), (match.group(2) or "").strip()))
+            found.append(Heading(i, len(match.group(1)), heading_title(line[match.end():])))
     return found
+
+
+def heading_title(rest: str) -> str:
+    """The text of an ATX heading from what follows its `#`s: the optional closing `#`s
+    (after a space or tab) and surrounding blanks dropped; `## #` keeps `#`, like GitHub."""
+    text = rest.strip(" \t")
+    if text.endswith("#"):
+        open_end = text.rstrip("#")
+        if open_end[-1:] in (" ", "\t"):
+            text = open_end.rstrip(" \t")
+    return text.strip()
 
 
 def anchors(titles: list[str]) -> list[str]:
@@ -255,21 +307,21 @@ def parse(text: str, file_date: int = 0) -> list[Section]:
 
     sections: list[Section] = []
     first_heading = heads[0].line if heads else len(lines)
-    if first_heading > skip and any(line.strip() for line in lines[skip:first_heading]):
+    if first_heading > skip and "".join(lines[skip:first_heading]).strip():
         sections.extend(_build(lines, skip, first_heading, None, 0, "", [], doc_date))
 
     stack: list[Heading] = []
+    path: list[str] = []  # the breadcrumbs of `stack`
     for k, head in enumerate(heads):
         while stack and stack[-1].level >= head.level:
             stack.pop()
+            path.pop()
         stack.append(head)
+        path.append(strip_tags(head.title) or head.title)
         end = heads[k + 1].line if k + 1 < len(heads) else len(lines)
-        if k + 1 < len(heads) and heads[k + 1].level > head.level and not any(
-            line.strip() for line in lines[head.line + 1:end]
-        ):
+        if k + 1 < len(heads) and heads[k + 1].level > head.level and not "".join(lines[head.line + 1:end]).strip():
             continue  # a bare container heading: its children carry it in their breadcrumbs
-        path = [strip_tags(h.title) or h.title for h in stack]
-        sections.extend(_build(lines, head.line, end, head, head.level, slugs[k], path, doc_date))
+        sections.extend(_build(lines, head.line, end, head, head.level, slugs[k], path[:], doc_date))
     return sections
 
 
@@ -300,8 +352,8 @@ def _build(
         end -= 1
     body = "\n".join(lines[body_start:end])
     if "[" in body:
-        for match in _ENTRY_PREFIX_LINES.finditer(body):
-            tags.add(match.group(1))
+        for run in set(_ENTRY_PREFIX_LINES.findall(body)):
+            tags.add(run)
     types = sorted(tags.types)
 
     def make(first: int, last: int, body_first: int, text: str) -> Section:
