@@ -143,7 +143,7 @@ def test_legacy_shared_folder_is_reused_by_each_config_and_never_removed(tmp_pat
     legacy_build(a)
     both = legacy_build(b)  # in the old layout, b's refresh purged a's collection: one shared index
     assert {row[0] for row in both} == {"bravo-notes"}
-    legacy = os.path.join(a.cfg().data_root, "v1")
+    legacy = os.path.join(a.cfg().data_root, f"v{layout.SCHEMA_VERSION}")
     before = files_under(legacy)
     reads = []
     real = sync.read_sections

@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from qmem import config, search, sync
+from qmem import config, layout, search, sync
 
 from .conftest import PYTHON, subprocess_env
 from .helpers import index_snapshot
@@ -240,7 +240,7 @@ def test_kill_9_at_random_moments_then_converge(tmp_path):
         time.sleep(rng.uniform(0.05, 1.2))
         proc.send_signal(signal.SIGKILL)
         proc.wait()
-        hits = search.search(cfg, "backup 备份") if os.path.exists(os.path.join(cfg.data_dir, "v1", "tantivy", "meta.json")) else []
+        hits = search.search(cfg, "backup 备份") if os.path.exists(os.path.join(layout.tantivy_dir(cfg.data_dir), "meta.json")) else []
         assert isinstance(hits, list)
     sync.refresh(cfg)
     assert index_snapshot(cfg.data_dir) == fresh_build(cfg, tmp_path, "fresh")
