@@ -244,6 +244,8 @@ def tree_text(result: TreeResult) -> str:
         rows.append(f"rollback: qmem tree rollback {result.workspace}")
     if result.removed and result.action == "rollback":
         rows.append(f"removed {plural(len(result.removed), 'file')} made by migrate")
+    if result.action == "rollback":  # reindex names its moves in the message
+        rows.extend(f"  kept: {m['from']} → {m['to']} ({m['what']})" for m in result.moved)
     if result.refreshed:
         rows.append(f"index refreshed: {', '.join(result.refreshed)}")
     return "\n".join(rows)
