@@ -21,6 +21,7 @@ LAYERS: dict[str, float] = {
     "qmem.sync": 4, "qmem.search": 4, "qmem.retrieve": 4,
     "qmem.catalog": 5, "qmem.evaluate": 5.3, "qmem.watch": 5,
     "qmem.vector": 5, "qmem.vector.models": 5, "qmem.vector.store": 5.1, "qmem.vector.hybrid": 5.2,
+    "qmem.modes": 5.25,
     "qmem.memory": 6,
     "qmem.memory.secrets": 6.05, "qmem.memory.domain_cues": 6.05,
     "qmem.memory.entries": 6.1, "qmem.memory.domains": 6.1, "qmem.memory.workspace": 6.1,

@@ -101,11 +101,8 @@ def test_qmd_contract_scripted_run(workspace):
     assert text.startswith("qmd://mem/MEMORY.md:") and "@@ -" in text
     assert "qmd://mem/" in qmd("search", "rsync", "--files").stdout
     assert qmd("get", "MEMORY.md:1").stdout.startswith("# Memory")
-    for command in ("vsearch", "query"):
-        answer = qmd(command, "anything")
-        assert answer.returncode == 2 and "vector tier is not installed" in answer.stderr
     embed = qmd("embed")
-    assert embed.returncode == 0 and "vector tier is not installed" in embed.stderr
+    assert embed.returncode == 0 and "qmem embed" in embed.stderr
     assert qmd("status").returncode == 0
     assert qmd("collection", "remove", "mem").returncode == 0
     assert json.loads(qmd("collection", "list", "--json").stdout) == []

@@ -1,10 +1,11 @@
 """`qmem-qmd`: qmd's command contract on top of qmem, for tools configured to run qmd.
 
 Honoured: `collection add PATH --name N [--mask GLOB]`, `collection remove N`,
-`collection list [--json]`, `update`, `search QUERY [--json] [--files] [-n N] [-c C]
-[--min-score X]`, `get PATH[:LINE]`, `status`. `vsearch`, `query` and `embed` say that qmem's
-vector tier is not installed (`embed` exits 0 so callers that always run it do not fail).
-Anything else is refused with exit 2.
+`collection list [--json]`, `update`, `search|vsearch|query QUERY [--json] [--files] [-n N]
+[-c C] [--min-score X]`, `get PATH[:LINE]`, `status`, `--version`. `query` (hybrid) and
+`vsearch` (vectors) run on qmem's vector tier when it is installed and embedded; otherwise
+they answer with BM25 and say so on stderr. `embed` exits 0 so callers that always run it do
+not fail. Anything else is refused with exit 2.
 """
 
 from __future__ import annotations
@@ -15,10 +16,11 @@ import sys
 
 import xxhash
 
-from . import catalog, config, render, retrieve, search, sync
-from .errors import EXIT_INTERNAL, EXIT_USAGE, QmemError, internal_message, is_engine_panic, non_utf8_argument
+from . import __version__, catalog, config, render, retrieve, search, sync
+from .errors import EXIT_INTERNAL, QmemError, internal_message, is_engine_panic, non_utf8_argument
 
-NO_VECTORS = "qmem-qmd: the vector tier is not installed in qmem; use `search` (BM25) instead"
+NO_VECTORS = "qmem-qmd: embedding is done by qmem itself: run `qmem embed` (pip install 'qmem[vector]')"
+MODES = {"search": "bm25", "vsearch": "vector", "query": "hybrid"}
 
 
 def _docid(hit: search.Hit) -> str:
@@ -40,28 +42,39 @@ def _hit_json(hit: search.Hit) -> dict[str, object]:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="qmem-qmd", description="qmd-compatible commands backed by qmem.")
-    sub = parser.add_subparsers(dest="command", required=True)
-    coll = sub.add_parser("collection").add_subparsers(dest="action", required=True)
-    add = coll.add_parser("add")
-    add.add_argument("path")
-    add.add_argument("--name", required=True)
-    add.add_argument("--mask", default=None)
-    coll.add_parser("remove").add_argument("name")
-    coll.add_parser("list").add_argument("--json", action="store_true")
-    sub.add_parser("update")
-    sub.add_parser("status")
-    for name in ("search", "vsearch", "query"):
-        cmd = sub.add_parser(name)
-        cmd.add_argument("query", nargs="+")
-        cmd.add_argument("--json", action="store_true")
-        cmd.add_argument("--files", action="store_true")
-        cmd.add_argument("-n", type=int, default=5)
-        cmd.add_argument("-c", "--collection", action="append")
-        cmd.add_argument("--min-score", type=float, default=None)
-    sub.add_parser("get").add_argument("target")
-    embed = sub.add_parser("embed")
-    embed.add_argument("-f", "--force", action="store_true")
+    parser = argparse.ArgumentParser(
+        prog="qmem-qmd", description="qmd-compatible commands backed by qmem (for tools configured to run qmd).",
+        epilog="examples:\n  qmem-qmd collection add ~/agent --name main --mask '**/*.md'\n"
+               "  qmem-qmd query \"private key leaked\" --json -n 5\n  qmem-qmd get MEMORY.md:10",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"qmem-qmd {__version__} (qmem {__version__})")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    coll = sub.add_parser("collection", help="Add, remove or list collections (folders of Markdown files).")
+    coll_sub = coll.add_subparsers(dest="action", required=True, metavar="ACTION")
+    add = coll_sub.add_parser("add", help="Add a folder as a collection and index it.")
+    add.add_argument("path", metavar="PATH", help="Root folder of the collection.")
+    add.add_argument("--name", required=True, metavar="NAME", help="Collection name.")
+    add.add_argument("--mask", default=None, metavar="GLOB", help="Glob of files to index (default: MEMORY.md, memory/**/*.md).")
+    coll_sub.add_parser("remove", help="Remove a collection (its files are not touched).").add_argument(
+        "name", metavar="NAME", help="Collection name.")
+    coll_sub.add_parser("list", help="List collections.").add_argument("--json", action="store_true", help="Print JSON.")
+    sub.add_parser("update", help="Refresh the index (incremental).")
+    sub.add_parser("status", help="Files, sections and stale files per collection.")
+    helps = {"search": "BM25 keyword search.",
+             "vsearch": "Vector search (qmem's vector tier; BM25 with a note on stderr without it).",
+             "query": "Hybrid search, BM25 + vectors (BM25 with a note on stderr without the vector tier)."}
+    for name, text in helps.items():
+        cmd = sub.add_parser(name, help=text, description=text)
+        cmd.add_argument("query", nargs="+", metavar="QUERY", help="Words to look for.")
+        cmd.add_argument("--json", action="store_true", help="JSON array of results.")
+        cmd.add_argument("--files", action="store_true", help="docid,score,file per line.")
+        cmd.add_argument("-n", type=int, default=5, metavar="N", help="Number of results (default 5).")
+        cmd.add_argument("-c", "--collection", action="append", metavar="NAME", help="Limit to a collection (repeatable).")
+        cmd.add_argument("--min-score", type=float, default=None, metavar="SCORE", help="Drop results scoring below this.")
+    sub.add_parser("get", help="Print a file, or from a line on: PATH[:LINE].").add_argument(
+        "target", metavar="PATH", help="A path relative to a collection root, optionally with :LINE.")
+    embed = sub.add_parser("embed", help="No-op for qmd callers; qmem embeds with `qmem embed`.")
+    embed.add_argument("-f", "--force", action="store_true", help="Accepted and ignored.")
     return parser
 
 
@@ -88,13 +101,15 @@ def run(argv: list[str]) -> int:
         out(retrieve.get(cfg, args.target).text + "\n")
     elif args.command == "embed":
         sys.stderr.write(NO_VECTORS + "\n")
-    elif args.command in ("vsearch", "query"):
-        sys.stderr.write(NO_VECTORS + "\n")
-        return EXIT_USAGE
     else:
+        from .modes import search_mode
+
         options = search.SearchOptions(collections=args.collection, limit=max(1, args.n), min_score=args.min_score,
                                        snippet_lines=cfg.snippet_lines)
-        hits = search.search(cfg, " ".join(args.query), options)
+        answer = search_mode(cfg, " ".join(args.query), options, MODES[args.command])
+        if answer.note:
+            sys.stderr.write(f"qmem-qmd: {args.command}: {answer.note}\n")
+        hits = answer.hits
         if args.json:
             out(json.dumps([_hit_json(h) for h in hits], ensure_ascii=False, indent=2) + "\n")
         elif not hits:
