@@ -27,7 +27,7 @@ LAYERS: dict[str, float] = {
     "qmem.memory.entries": 6.1, "qmem.memory.domains": 6.1, "qmem.memory.workspace": 6.1,
     "qmem.memory.daily": 6.2, "qmem.memory.tree_shape": 6.2, "qmem.memory.state": 6.2, "qmem.memory.protocol": 6.2,
     "qmem.memory.tree": 6.3,
-    "qmem.memory.boot": 6.4, "qmem.memory.distill": 6.4, "qmem.memory.janitor": 6.4,
+    "qmem.memory.boot": 6.4, "qmem.memory.forget": 6.5, "qmem.memory.distill": 6.4, "qmem.memory.janitor": 6.4,
     "qmem.memory.maintain": 6.6,
     "qmem.render": 7,
     "qmem.cli": 8, "qmem.mcp_server": 7.5, "qmem.qmd": 8, "qmem.__main__": 9,

@@ -76,7 +76,8 @@ def test_mcp_round_trip_over_stdio(indexed):
     env = subprocess_env()
     env["QMEM_WORKSPACE"] = str(indexed)
     out = asyncio.run(_session_run(env, [PYTHON, "-c", REFRESH_LOOP]))
-    assert set(out["tools"]) == {"memory_search", "memory_get", "memory_boot", "memory_remember", "memory_status"}
+    assert set(out["tools"]) == {"memory_search", "memory_get", "memory_boot", "memory_remember", "memory_forget",
+                                 "memory_status"}
     assert set(out["tools"]["memory_get"]["properties"]) == {"path", "from", "lines"}
     assert out["search"]["results"] and set(out["search"]["results"][0]) >= {
         "path", "startLine", "endLine", "score", "snippet", "source", "citation"}

@@ -113,6 +113,16 @@ class Memory:
             written.indexed = daily.refresh_written(cfg, [os.path.join(ws.root, written.path)])
         return written.to_dict()
 
+    def memory_forget(self, entry: str, all: bool = False) -> dict[str, object]:  # noqa: A002
+        from .memory import forget
+        from .memory.tree import TreeResult, refresh_collections
+
+        cfg = self.cfg()
+        ws = self.ws(cfg)
+        result = forget.forget(ws, entry, all_matches=bool(all))
+        refresh_collections(cfg, ws, TreeResult("forget", ws.root))
+        return result.to_dict()
+
     def memory_status(self) -> dict[str, object]:
         return catalog.status(self.cfg()).to_dict()
 
@@ -184,6 +194,13 @@ def build(memory: Memory):  # noqa: ANN201 - mcp.server.mcpserver.MCPServer
     def memory_remember(text: str, type: str | None = None, priority: str | None = None,  # noqa: A002
                         ref: str | None = None) -> dict[str, Any]:
         return memory.memory_remember(text, type, priority, ref)
+
+    @tool((
+        "Forget a remembered entry that is wrong or no longer wanted: it moves to memory/archive/ (never "
+        "deleted) and leaves the files agents boot from. entry: path:LINE as memory_remember returned it, or words of "
+        "the entry; when several match, the error lists them (pick one, or set all=true)."))
+    def memory_forget(entry: str, all: bool = False) -> dict[str, Any]:  # noqa: A002
+        return memory.memory_forget(entry, all)
 
     @tool("Index status per collection: files, sections, last refresh, stale files.")
     def memory_status() -> dict[str, Any]:

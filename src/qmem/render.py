@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from .memory.boot import BootResult
     from .memory.daily import FlushReport
     from .memory.distill import DistillReport
+    from .memory.forget import ForgetResult
     from .memory.janitor import JanitorReport
     from .memory.maintain import MaintainReport
     from .memory.tree import TreeResult
@@ -275,6 +276,19 @@ def flush_text(report: FlushReport) -> str:
     rows += [f"  + {entry[2:]}" for entry in report.kept]
     rows += [f"  - {note[2:]}  ({why})" for note, why in report.dropped]
     return "\n".join(rows)
+
+
+def forget_text(result: ForgetResult) -> str:
+    """What was forgotten, and where it went (nothing is deleted)."""
+    rows = [f"forgot {f.ref}  {f.text.splitlines()[0].strip()}" for f in result.forgotten]
+    rows.append(f"moved to {result.archive} (nothing is deleted; restore by copying it back)")
+    return "\n".join(rows)
+
+
+def replace_text(result: ForgetResult) -> str:
+    """The corrected entry on its line, and where the old wording went."""
+    written = result.written or {}
+    return f"{written.get('path')}:{written.get('line')}  {written.get('entry')}\nthe old entry is in {result.archive}"
 
 
 def distill_text(report: DistillReport) -> str:

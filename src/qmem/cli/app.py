@@ -394,7 +394,7 @@ def mcp_cmd(
     port: Annotated[int, typer.Option("--port", metavar="PORT", help="HTTP port.")] = 8765,
     workspace: memory_cmds.WorkspaceOpt = None,
 ) -> None:
-    """Serve memory_search, memory_get, memory_boot, memory_remember, memory_status over MCP."""
+    """Serve memory_search, memory_get, memory_boot, memory_remember, memory_forget, memory_status over MCP."""
     def action() -> None:
         from ..mcp_server import serve
 

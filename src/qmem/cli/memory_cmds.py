@@ -81,6 +81,7 @@ def remember_cmd(
     expire: Annotated[Optional[str], typer.Option("--expire", metavar="DATE", help="Expiry date instead of the priority's default.")] = None,
     ref: Annotated[Optional[str], typer.Option("--ref", metavar="TARGET", help="Cross-reference, e.g. knowledge.md#bsc.")] = None,
     day: LogDateOpt = None,
+    replace: Annotated[Optional[str], typer.Option("--replace", metavar="REF", help="Correct this entry instead (path:LINE or words of it); the old one goes to memory/archive/.")] = None,
     workspace: WorkspaceOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -91,6 +92,13 @@ def remember_cmd(
 
         cfg = load(ctx)
         ws = _ws(cfg, workspace)
+        if replace is not None:
+            from ..memory import forget
+
+            fixed = forget.replace(ws, replace, text, type_=type_, priority=priority, expire=expire, ref=ref)
+            _refresh_quietly(cfg, ws)
+            emit(render.to_json(fixed.to_dict()) if as_json else render.replace_text(fixed))
+            return
         written = daily.remember(ws, text, type_=type_, priority=priority, expire=expire, ref=ref,
                                  day=_day(day, "--date"))
         written.indexed = daily.refresh_written(cfg, [os.path.join(ws.root, written.path)])
@@ -153,15 +161,40 @@ def state_show(ctx: typer.Context, workspace: WorkspaceOpt = None, as_json: Json
 @state_app.command("set")
 def state_set(
     ctx: typer.Context,
-    text: Annotated[str, typer.Argument(help="The new buffer, or - to read it from stdin.")],
+    text: Annotated[str, typer.Argument(metavar="TEXT", help="The new buffer, or - to read it from stdin.")],
     workspace: WorkspaceOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
-    """Replace the session buffer."""
+    """Replace the session buffer; the previous one is kept in memory/archive/."""
     def action() -> None:
+        from .. import render
         from ..memory import state
 
         ws = _ws(load(ctx), workspace)
-        emit(f"wrote {state.set_state(ws, sys.stdin.read() if text == '-' else text)}")
+        path, kept = state.set_state(ws, sys.stdin.read() if text == '-' else text)
+        if as_json:
+            emit(render.to_json({"path": path, "archived": kept}))
+        else:
+            emit(f"wrote {path}" + (f"; the previous buffer is in {kept}" if kept else ""))
+
+    finish(action)
+
+
+@state_app.command("append")
+def state_append(
+    ctx: typer.Context,
+    text: Annotated[str, typer.Argument(metavar="TEXT", help="Text to add at the end, or - to read it from stdin.")],
+    workspace: WorkspaceOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Add to the session buffer instead of replacing it."""
+    def action() -> None:
+        from .. import render
+        from ..memory import state
+
+        ws = _ws(load(ctx), workspace)
+        path, line = state.append(ws, sys.stdin.read() if text == '-' else text)
+        emit(render.to_json({"path": path, "line": line}) if as_json else f"{path}:{line}")
 
     finish(action)
 
@@ -176,6 +209,36 @@ def state_clear(ctx: typer.Context, workspace: WorkspaceOpt = None) -> None:
         emit(f"cleared; the old buffer is in {moved}" if moved else "cleared (it was empty)")
 
     finish(action)
+
+
+def forget_cmd(
+    ctx: typer.Context,
+    what: Annotated[str, typer.Argument(metavar="ENTRY", help="path:LINE as remember printed it, or words of the entry.")],
+    all_matches: Annotated[bool, typer.Option("--all", help="Forget every entry that matches, not just one.")] = False,
+    workspace: WorkspaceOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Move a remembered entry to memory/archive/ (never deleted) and refresh the index."""
+    def action() -> None:
+        from .. import render
+        from ..memory import forget
+
+        cfg = load(ctx)
+        ws = _ws(cfg, workspace)
+        result = forget.forget(ws, what, all_matches=all_matches)
+        _refresh_quietly(cfg, ws)
+        emit(render.to_json(result.to_dict()) if as_json else render.forget_text(result))
+
+    finish(action)
+
+
+def _refresh_quietly(cfg, ws) -> None:  # noqa: ANN001
+    """Refresh the collections holding the workspace, so search sees the change at once."""
+    from ..memory.tree import TreeResult, refresh_collections
+
+    result = TreeResult("forget", ws.root)
+    refresh_collections(cfg, ws, result)
+    _warn(result.warnings)
 
 
 def distill_cmd(
@@ -252,6 +315,7 @@ def protocol_cmd() -> None:
 def register(app: typer.Typer) -> None:
     app.command("boot")(boot_cmd)
     app.command("remember")(remember_cmd)
+    app.command("forget")(forget_cmd)
     app.command("flush")(flush_cmd)
     app.add_typer(state_app, name="state")
     app.command("distill")(distill_cmd)

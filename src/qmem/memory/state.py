@@ -1,8 +1,8 @@
 """SESSION-STATE.md: the working buffer an agent keeps for the current session.
 
 `set` and `clear` replace it under the lock appenders take, so nothing written meanwhile is
-lost unseen; `clear` never deletes: the old buffer is moved to
-memory/archive/session-state-<time>.md first. The buffer must be a regular file inside the
+lost unseen; `set` and `clear` never delete: the old buffer is moved to
+memory/archive/session-state-<time>.md first; `append` adds under the same lock. The buffer must be a regular file inside the
 workspace (a link is refused), and what is not UTF-8 text is never overwritten.
 """
 
@@ -12,7 +12,7 @@ import os
 import time
 
 from ..errors import BadInputError
-from ..fsutil import atomic_write, rewrite_locked
+from ..fsutil import append_locked, atomic_write, rewrite_locked
 from .workspace import Workspace
 
 
@@ -23,11 +23,27 @@ def show(ws: Workspace) -> str:
     return text
 
 
-def set_state(ws: Workspace, text: str) -> str:
-    """Replace the buffer (atomically, under its lock); returns its path relative to the workspace."""
+def set_state(ws: Workspace, text: str) -> tuple[str, str | None]:
+    """Replace the buffer (atomically, under its lock). Returns its path and where the previous
+    buffer was archived (None when it was empty or the same), both relative to the workspace."""
     new = text if text.endswith("\n") or not text else text + "\n"
-    _rewrite(ws, lambda old: new)
-    return ws.rel(ws.session_state)
+    kept: list[str] = []
+
+    def change(old: str) -> str:
+        if old.strip() and old != new:
+            kept[:] = [_archive(ws, old)]
+        return new
+
+    _rewrite(ws, change)
+    return ws.rel(ws.session_state), (kept[0] if kept else None)
+
+
+def append(ws: Workspace, text: str) -> tuple[str, int]:
+    """Add `text` at the end of the buffer; returns its path and the line where the text starts."""
+    if not text.strip():
+        raise BadInputError("nothing to append: the text is empty")
+    line = append_locked(ws.check_write(ws.session_state), text if text.endswith("\n") else text + "\n")
+    return ws.rel(ws.session_state), line
 
 
 def clear(ws: Workspace) -> str | None:
