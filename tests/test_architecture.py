@@ -29,6 +29,7 @@ LAYERS: dict[str, float] = {
     "qmem.memory.tree": 6.3,
     "qmem.memory.boot": 6.4, "qmem.memory.forget": 6.5, "qmem.memory.distill": 6.4, "qmem.memory.janitor": 6.4,
     "qmem.memory.maintain": 6.6,
+    "qmem.doctor": 6.8,
     "qmem.render": 7,
     "qmem.cli": 8, "qmem.mcp_server": 7.5, "qmem.qmd": 8, "qmem.__main__": 9,
 }

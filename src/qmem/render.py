@@ -12,6 +12,7 @@ from .conventions import plural
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up cost)
 if TYPE_CHECKING:
     from .catalog import CollectionStatus, Status
+    from .doctor import Report as DoctorReport
     from .evaluate import EvalReport
     from .memory.boot import BootResult
     from .memory.daily import FlushReport
@@ -275,6 +276,20 @@ def flush_text(report: FlushReport) -> str:
             + (f" → {report.path}:{report.line}" if report.kept else "")]
     rows += [f"  + {entry[2:]}" for entry in report.kept]
     rows += [f"  - {note[2:]}  ({why})" for note, why in report.dropped]
+    return "\n".join(rows)
+
+
+def doctor_text(report: DoctorReport, quiet: bool = False) -> str:
+    """One line per check; each problem on its own line with its fix; a last line with the verdict."""
+    rows = []
+    for check in report.checks:
+        if check.ok and not quiet:
+            rows.append(f"ok       {check.name:<9}  {check.detail}")
+        for problem in check.problems:
+            rows.append(f"PROBLEM  {check.name:<9}  {problem.message} → fix: {problem.fix}")
+    if not quiet:
+        count = len(report.problems)
+        rows.append("all good" if report.ok else f"{plural(count, 'problem')} found")
     return "\n".join(rows)
 
 

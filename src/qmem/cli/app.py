@@ -12,7 +12,7 @@ from typing import Annotated, Optional
 import typer
 
 from .. import __version__
-from . import memory_cmds, tree_cmds, vector_cmds
+from . import doctor_cmd, memory_cmds, tree_cmds, vector_cmds
 from .common import GetArgs, ProgressLine, SearchArgs, emit, pick_format, run_get, run_search
 from .options import CollectionsOpt, JsonOpt, config_path, finish, load
 
@@ -384,6 +384,7 @@ def status_cmd(
 
 memory_cmds.register(app)
 vector_cmds.register(app)
+doctor_cmd.register(app)
 
 
 @app.command("mcp")

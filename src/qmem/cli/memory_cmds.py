@@ -50,7 +50,7 @@ def _warn(lines: list[str]) -> None:
 def boot_cmd(
     ctx: typer.Context,
     workspace: Annotated[Optional[str], typer.Argument(help="Workspace folder (default: see --workspace of other commands).")] = None,
-    budget: Annotated[int, typer.Option("--budget", metavar="TOKENS", min=50, help="Token budget for everything printed.")] = 1500,
+    budget: Annotated[Optional[int], typer.Option("--budget", metavar="TOKENS", min=50, help="Token budget for everything printed (default: [memory] boot_budget, else 1500).")] = None,
     days: Annotated[int, typer.Option("--days", metavar="N", min=0, help="How many of the newest daily logs to include (the last N that exist, however old).")] = 2,
     scope: Annotated[str, typer.Option("--scope", metavar="SCOPE", help="main, or shared (group chats: private memory left out).")] = "main",
     today: TodayOpt = None,
@@ -66,7 +66,7 @@ def boot_cmd(
         cfg = load(ctx)
         ws = _ws(cfg, workspace)
         ws.require_memory()
-        result = boot.boot(ws, budget=budget, days=days, scope=scope, today=_day(today, "--today"),
+        result = boot.boot(ws, budget=budget or boot.budget_of(table(cfg, "memory")), days=days, scope=scope, today=_day(today, "--today"),
                            memory_config=table(cfg, "memory"), tree_config=table(cfg, "tree"))
         emit(render.to_json(result.to_dict()) if as_json else render.boot_text(result))
 

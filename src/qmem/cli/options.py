@@ -9,6 +9,7 @@ import typer
 from .common import guarded
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON for machines.")]
+QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing unless something is wrong.")]
 CollectionsOpt = Annotated[
     Optional[list[str]], typer.Option("-c", "--collection", metavar="NAME", help="Limit to this collection (repeatable).")
 ]

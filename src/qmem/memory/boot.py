@@ -25,6 +25,12 @@ _PRIVATE_TAG = re.compile(r"\[private\]", re.IGNORECASE)
 _ROOT_ENTRY = re.compile(r"^### .*→ memory/domains/([^/\s]+)/_index\.md\s*$")
 
 
+def budget_of(memory_config: dict[str, object] | None) -> int:
+    """The boot budget a workspace's config sets (`[memory] boot_budget`), else the default."""
+    value = (memory_config or {}).get("boot_budget", DEFAULT_BUDGET)
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 50 else DEFAULT_BUDGET
+
+
 class Part:
     __slots__ = ("kind", "path", "text", "omitted")
 
