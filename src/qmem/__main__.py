@@ -16,6 +16,8 @@ def main(argv: list[str] | None = None) -> None:
 
         sys.stdout.write(f"qmem {__version__}\n")
         sys.exit(0)
+    if args[:1] == ["__collections"]:  # for shell completion scripts (cli/completion.py)
+        _collection_names()
     from .errors import EXIT_USAGE, non_utf8_argument
 
     bad = non_utf8_argument(args)
@@ -36,6 +38,19 @@ def main(argv: list[str] | None = None) -> None:
     from .cli.app import run
 
     run(args)
+
+
+def _collection_names() -> None:
+    """The configured collection names, one a line; nothing at all when the config is broken."""
+    from . import config
+    from .errors import QmemError
+
+    try:
+        names = sorted(config.load().collections)
+    except QmemError:
+        names = []
+    sys.stdout.write("".join(f"{name}\n" for name in names))
+    sys.exit(0)
 
 
 if __name__ == "__main__":

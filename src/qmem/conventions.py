@@ -1,6 +1,8 @@
-"""Names shared by the Markdown parser, search filters and renderers (no imports, no cost)."""
+"""Names shared by the Markdown parser, search filters and renderers (no cost to import)."""
 
 from __future__ import annotations
+
+from .errors import BadInputError
 
 HEADING_SEPARATOR = " › "
 
@@ -24,6 +26,31 @@ TYPE_NAMES = {
     "S": "skill",
     "!": "security",
 }
+TYPE_ALIASES = {"behavior": "B", "secret": "!"}  # the US spelling, and another name
+
+
+def type_letter(value: str) -> str | None:
+    """`K`, `k`, `knowledge`, `skills`, `behavior`, `behaviour`, `sec` → the type letter; None
+    when the value names no type (or starts more than one)."""
+    v = value.strip()
+    if v.upper() in TYPE_NAMES:
+        return v.upper()
+    names = {**{name: letter for letter, name in TYPE_NAMES.items()}, **TYPE_ALIASES}
+    word = v.lower()
+    for candidate in (word, word[:-1] if word.endswith("s") else word):
+        if candidate in names:
+            return names[candidate]
+    found = {letter for name, letter in names.items() if len(word) >= 3 and name.startswith(word)}
+    return found.pop() if len(found) == 1 else None
+
+
+def parse_type(value: str) -> str:
+    """The type letter `value` names, or BadInputError listing the accepted names."""
+    letter = type_letter(value)
+    if letter is None:
+        names = ", ".join(f"{k} ({n}{'/behavior' if k == 'B' else ''})" for k, n in TYPE_NAMES.items())
+        raise BadInputError(f"unknown entry type {value!r}; use one of {names}")
+    return letter
 
 
 def plural(count: int, word: str, many: str = "") -> str:

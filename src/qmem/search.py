@@ -15,15 +15,13 @@ from .errors import BadInputError, IndexCorruptError
 from .fsutil import glob_to_regex
 from .index import body_hash, compile_query, open_reader, path_regex_problem, probe
 from .layout import tantivy_dir
-from .conventions import TYPE_NAMES, is_archived
+from .conventions import is_archived, parse_type
 from .snippets import Snippet, make_snippet
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up cost)
 if TYPE_CHECKING:
     from datetime import date
 
-_TYPE_BY_NAME = {name: letter for letter, name in TYPE_NAMES.items()}
-_TYPE_BY_NAME.update({"behavior": "B", "skills": "S", "secret": "!", "sec": "!"})
 _RETRIES = 5
 
 
@@ -107,18 +105,6 @@ class Hit:
         if full:
             out["body"] = self.body
         return out
-
-
-def parse_type(value: str) -> str:
-    """`K`, `k`, `knowledge`, `!`, `security` → the type letter."""
-    v = value.strip()
-    if v.upper() in TYPE_NAMES:
-        return v.upper()
-    letter = _TYPE_BY_NAME.get(v.lower())
-    if letter is None:
-        names = ", ".join(f"{k} ({n})" for k, n in TYPE_NAMES.items())
-        raise BadInputError(f"unknown entry type {value!r}; use one of {names}")
-    return letter
 
 
 def parse_day(value: str, today: date | None = None) -> int:

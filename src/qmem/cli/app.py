@@ -12,9 +12,9 @@ from typing import Annotated, Optional
 import typer
 
 from .. import __version__
-from . import doctor_cmd, memory_cmds, tree_cmds, vector_cmds
+from . import completion, doctor_cmd, memory_cmds, tree_cmds, vector_cmds
 from .common import GetArgs, ProgressLine, SearchArgs, emit, pick_format, run_get, run_search
-from .options import CollectionsOpt, JsonOpt, config_path, finish, load
+from .options import CollectionsOpt, JsonOpt, QuietOpt, config_path, finish, load
 
 app = typer.Typer(
     name="qmem",
@@ -212,7 +212,7 @@ def index_cmd(
         Optional[float],
         typer.Option("--wait", metavar="SECONDS", help="Seconds to wait for another refresh to finish (default: config, 30).", min=0),
     ] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing unless something is wrong.")] = False,
+    quiet: QuietOpt = False,
     watch: Annotated[bool, typer.Option("--watch", help="Keep refreshing as files change (Ctrl-C stops).")] = False,
     as_json: JsonOpt = False,
 ) -> None:
@@ -385,6 +385,7 @@ def status_cmd(
 memory_cmds.register(app)
 vector_cmds.register(app)
 doctor_cmd.register(app)
+completion.register(app)
 
 
 @app.command("mcp")
@@ -417,6 +418,13 @@ def _vector_status(cfg, names: list[str]) -> dict:  # noqa: ANN001
     return {n: store.status(cfg, n) for n in names if os.path.isdir(store.store_dir(cfg.data_dir, n))}
 
 
+def command():  # noqa: ANN201 - click.Command
+    """The click command tree, with examples, argument names and -q added (cli/helptext.py)."""
+    from .helptext import polish
+
+    return polish(typer.main.get_command(app))
+
+
 def run(argv: list[str]) -> None:
     """Run the Typer app; usage errors exit 2 with click's message."""
-    app(args=argv, prog_name="qmem")
+    command()(args=argv, prog_name="qmem")

@@ -8,14 +8,6 @@ from .common import emit
 from .memory_cmds import WorkspaceOpt
 from .options import JsonOpt, QuietOpt, config_path, finish
 
-EXAMPLES = """Examples:
-
-  qmem doctor                 # one line per check; exit 1 lists each problem with its fix
-
-  qmem doctor -q || alert     # cron: silent when all is well
-
-  qmem doctor --json | jq '.problems[].fix'
-"""
 
 
 def doctor_cmd(
@@ -40,5 +32,5 @@ def doctor_cmd(
 
 
 def register(app: typer.Typer) -> None:
-    app.command("doctor", epilog=EXAMPLES)(doctor_cmd)
+    app.command("doctor")(doctor_cmd)
 

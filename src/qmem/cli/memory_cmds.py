@@ -15,7 +15,7 @@ import typer
 
 from ..errors import BadInputError
 from .common import emit
-from .options import JsonOpt, finish, load, table
+from .options import JsonOpt, QuietOpt, finish, load, table
 
 WorkspaceOpt = Annotated[
     Optional[str],
@@ -200,13 +200,17 @@ def state_append(
 
 
 @state_app.command("clear")
-def state_clear(ctx: typer.Context, workspace: WorkspaceOpt = None) -> None:
+def state_clear(ctx: typer.Context, workspace: WorkspaceOpt = None, as_json: JsonOpt = False) -> None:
     """Empty the session buffer; the old text is moved to memory/archive/."""
     def action() -> None:
+        from .. import render
         from ..memory import state
 
         moved = state.clear(_ws(load(ctx), workspace))
-        emit(f"cleared; the old buffer is in {moved}" if moved else "cleared (it was empty)")
+        if as_json:
+            emit(render.to_json({"archived": moved}))
+        else:
+            emit(f"cleared; the old buffer is in {moved}" if moved else "cleared (it was empty)")
 
     finish(action)
 
@@ -286,7 +290,7 @@ def maintain_cmd(
     ctx: typer.Context,
     today: TodayOpt = None,
     workspace: WorkspaceOpt = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing unless something is wrong.")] = False,
+    quiet: QuietOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
     """For cron: janitor → distill → tree reindex (if a tree) → index refresh."""
@@ -305,11 +309,12 @@ def maintain_cmd(
     finish(action)
 
 
-def protocol_cmd() -> None:
+def protocol_cmd(as_json: JsonOpt = False) -> None:
     """Print the memory protocol to paste into the agent's AGENTS.md."""
+    from .. import render
     from ..memory.protocol import protocol
 
-    emit(protocol())
+    emit(render.to_json({"text": protocol()}) if as_json else protocol())
 
 
 def register(app: typer.Typer) -> None:

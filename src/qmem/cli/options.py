@@ -9,7 +9,8 @@ import typer
 from .common import guarded
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON for machines.")]
-QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing unless something is wrong.")]
+QUIET_HELP = "Print nothing unless something is wrong (--json still prints)."
+QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help=QUIET_HELP)]
 CollectionsOpt = Annotated[
     Optional[list[str]], typer.Option("-c", "--collection", metavar="NAME", help="Limit to this collection (repeatable).")
 ]

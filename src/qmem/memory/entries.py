@@ -10,9 +10,9 @@ import re
 from datetime import date, timedelta
 
 from ..analysis import is_cjk
-from ..conventions import TYPE_NAMES
 from ..errors import BadInputError
 from ..markdown import tag_meaning
+from ..conventions import parse_type as type_of
 
 PRIORITY_DAYS = {"P1": 90, "P2": 30}
 _ENTRY = re.compile(r"^(?P<indent>\s*)[-*+]\s+(?P<tags>(?:\[[^\]\n]{1,40}\]\s*)*)(?P<rest>.*)$")
@@ -79,12 +79,27 @@ def apply_tag(entry: Entry, tag: str) -> None:
 def expiry_for(priority: str, day: date, explicit: str | None = None) -> str:
     """`--expire` if given, else +90 days for P1, +30 for P2, nothing for P0 or no priority."""
     if explicit:
-        try:
-            return date.fromisoformat(explicit).isoformat()
-        except ValueError:
-            raise BadInputError(f"bad --expire date {explicit!r}: use YYYY-MM-DD") from None
+        return parse_expiry(explicit, day).isoformat()
     days = PRIORITY_DAYS.get(priority)
     return (day + timedelta(days=days)).isoformat() if days else ""
+
+
+def parse_expiry(value: str, day: date) -> date:
+    """`YYYY-MM-DD`, `today`, `tomorrow`, `30d`, `2w` or `+30d` (days or weeks after `day`, the
+    entry's date); a date before `day` is refused (it would expire at once)."""
+    v = value.strip().lower().lstrip("+")
+    try:
+        if v in ("today", "tomorrow"):
+            when = day + timedelta(days=1 if v == "tomorrow" else 0)
+        elif v[-1:] in ("d", "w") and v[:-1].isdigit():
+            when = day + timedelta(days=int(v[:-1]) * (7 if v[-1] == "w" else 1))
+        else:
+            when = date.fromisoformat(v)
+    except (ValueError, OverflowError):
+        raise BadInputError(f"bad --expire {value!r}: use YYYY-MM-DD, tomorrow, 30d or 2w") from None
+    if when < day:
+        raise BadInputError(f"--expire {value} is in the past (before {day.isoformat()}); give a later date")
+    return when
 
 
 def parse_priority(value: str | None) -> str:
@@ -97,16 +112,8 @@ def parse_priority(value: str | None) -> str:
 
 
 def parse_type(value: str | None) -> str:
-    if not value:
-        return ""
-    v = value.strip()
-    if v.upper() in TYPE_NAMES:
-        return v.upper()
-    for letter, name in TYPE_NAMES.items():
-        if name.startswith(v.lower()) and len(v) >= 3:
-            return letter
-    names = ", ".join(f"{k} ({n})" for k, n in TYPE_NAMES.items())
-    raise BadInputError(f"unknown entry type {value!r}; use one of {names}")
+    """The type letter of `--type` (see conventions.type_letter); "" when none is given."""
+    return type_of(value) if value else ""
 
 
 def normalise(text: str) -> str:
