@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from qmem.cli.app import command
+from qmem.cli.app import command as cli_command
 
 from .conftest import ROOT
 
@@ -18,7 +18,7 @@ def commands(group, prefix=""):
 def test_every_command_and_option_is_in_the_readme():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     missing = []
-    for name, command in commands(command()):
+    for name, command in commands(cli_command()):
         if f"qmem {name}" not in readme and f"`{name.split()[-1]}" not in readme:
             missing.append(name)
         for param in command.params:
