@@ -17,7 +17,7 @@ import sys
 import xxhash
 
 from . import __version__, catalog, config, render, retrieve, search, sync
-from .errors import EXIT_INTERNAL, QmemError, internal_message, is_engine_panic, non_utf8_argument
+from .errors import EXIT_INTERNAL, EXIT_USAGE, QmemError, internal_message, is_engine_panic, non_utf8_argument
 
 NO_VECTORS = "qmem-qmd: embedding is done by qmem itself: run `qmem embed` (pip install 'qmem[vector]')"
 MODES = {"search": "bm25", "vsearch": "vector", "query": "hybrid"}
