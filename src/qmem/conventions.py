@@ -60,3 +60,12 @@ def plural(count: int, word: str, many: str = "") -> str:
     if not many:
         many = word[:-1] + "ies" if word.endswith("y") and word[-2:-1] not in "aeiou" else word + "s"
     return f"{count} {many}"
+
+
+def human_size(n: float) -> str:
+    """Bytes for a person: `512 B`, `13.2 KB`, `1.5 MB`."""
+    for unit in ("B", "KB", "MB", "GB"):
+        if n < 1024 or unit == "GB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024
+    return f"{n} B"

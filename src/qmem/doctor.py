@@ -20,6 +20,7 @@ import re
 import shlex
 
 from . import config as config_mod
+from .conventions import human_size as _size
 from .errors import QmemError
 
 _TMP = re.compile(r"^\..+\.tmp-(\d+)-\d+$")  # fsutil.atomic_write's temp files: .NAME.tmp-PID-NS
@@ -180,14 +181,6 @@ def check_data(cfg: config_mod.Config) -> Check:
         check.fail(f"index folder of an old format: {os.path.join(cfg.data_dir, name)}", f"qmem{_flag(cfg)} index")
     check.detail = f"{root}"
     return check
-
-
-def _size(n: int) -> str:
-    for unit in ("B", "KB", "MB", "GB"):
-        if n < 1024 or unit == "GB":
-            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
-        n /= 1024  # type: ignore[assignment]
-    return f"{n} B"
 
 
 def workspaces(cfg: config_mod.Config, explicit: str | None) -> list[str]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 
+from .conventions import human_size as _size
 from .conventions import plural
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up cost)
@@ -129,14 +130,6 @@ def excerpt_text(excerpt: Excerpt, color: bool = False) -> str:
 
 def excerpt_json(excerpt: Excerpt) -> str:
     return to_json(excerpt.to_dict())
-
-
-def _size(n: int) -> str:
-    for unit in ("B", "KB", "MB", "GB"):
-        if n < 1024 or unit == "GB":
-            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
-        n /= 1024  # type: ignore[assignment]
-    return f"{n} B"
 
 
 def refresh_text(report: RefreshReport) -> str:
