@@ -309,12 +309,17 @@ def maintain_cmd(
     finish(action)
 
 
-def protocol_cmd(as_json: JsonOpt = False) -> None:
-    """Print the memory protocol to paste into the agent's AGENTS.md."""
+def protocol_cmd(
+    skill: Annotated[bool, typer.Option("--skill", help="As a SKILL.md (OpenClaw / AgentSkills skill folder).")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Print the memory protocol to paste into the agent's AGENTS.md (or a SKILL.md)."""
     from .. import render
     from ..memory.protocol import protocol
+    from ..memory.protocol import skill as skill_text
 
-    emit(render.to_json({"text": protocol()}) if as_json else protocol())
+    text = skill_text() if skill else protocol()
+    emit(render.to_json({"text": text}) if as_json else text)
 
 
 def register(app: typer.Typer) -> None:

@@ -1,6 +1,11 @@
-"""The memory protocol an agent follows, to paste into its AGENTS.md (`qmem protocol`)."""
+"""The memory protocol an agent follows (`qmem protocol`): to paste into the agent's AGENTS.md,
+or as an OpenClaw / AgentSkills skill (`qmem protocol --skill`, a SKILL.md)."""
 
 from __future__ import annotations
+
+SKILL_NAME = "qmem-memory"
+SKILL_DESCRIPTION = ("Long-term memory kept as Markdown and searched with qmem. Boot at session start, search "
+                     "before answering from memory, remember facts, forget wrong ones.")
 
 PROTOCOL = """\
 ## Memory protocol (qmem)
@@ -16,13 +21,22 @@ Long-term memory is Markdown in this workspace; qmem searches it. No need to loa
 3. **During work:** save what will matter later, one fact per call:
    `qmem remember "<fact>" --type K` (types: P profile, E event, K knowledge, B behaviour,
    S skill, ! security; add `--priority P2` for things that go stale in a month,
-   `--ref <file.md#anchor>` to link). Keep the working state of a long task in
-   `qmem state set "<what I am doing, what is next>"`.
-4. **Before the context is compacted:** write every note worth keeping, one per line, to
+   `--expire 30d` for a date of your own, `--ref <file.md#anchor>` to link). Keep the working
+   state of a long task in `qmem state set "<what I am doing>"` and add to it with
+   `qmem state append "<what is next>"`.
+4. **When memory is wrong:** `qmem remember "<the right fact>" --replace <path>:<line>` corrects
+   an entry; `qmem forget <path>:<line>` takes one out (both keep the old text in
+   memory/archive/, nothing is deleted).
+5. **Before the context is compacted:** write every note worth keeping, one per line, to
    `qmem flush` (stdin). Duplicates are dropped for you.
-5. **Never** paste secrets (keys, seed phrases, passwords) into memory.
+6. **Never** paste secrets (keys, seed phrases, passwords) into memory.
 """
 
 
 def protocol() -> str:
     return PROTOCOL
+
+
+def skill() -> str:
+    """The protocol as a SKILL.md: YAML front matter (name, one-line description), then the steps."""
+    return f"---\nname: {SKILL_NAME}\ndescription: {SKILL_DESCRIPTION}\n---\n\n{PROTOCOL}"
