@@ -85,6 +85,20 @@ def test_a_config_passed_with_config_appears_in_the_fix(cli, workspace, tmp_path
     assert res.code == 1 and f"fix: qmem --config {other} index" in res.out
 
 
+def test_data_folder_of_a_config_that_is_gone(cli, indexed, workspace, tmp_path):
+    other = tmp_path / "other.toml"
+    assert cli("--config", str(other), "collection", "create", "x", str(workspace)).code == 0
+    gone = config.load(str(other)).data_dir
+    assert cli("doctor").code == 0  # the other config still exists: its folder is in use
+    other.unlink()
+    res = cli("doctor")
+    [line] = problems(res)
+    assert line.startswith(f"PROBLEM  data       data folder {gone} (") and f"config {other}, which no longer exists" in line
+    assert line.endswith(f"→ fix: rm -rf {gone}")
+    subprocess.run(line.split("→ fix: ")[1], shell=True, check=True)  # the fix, as printed
+    assert cli("doctor").code == 0 and os.path.isdir(config.load().data_dir)  # ours untouched
+
+
 def test_boot_over_budget(cli, indexed, tmp_path):
     cfg_file = tmp_path / "config" / "collections.toml"
     cfg_file.write_text(cfg_file.read_text(encoding="utf-8") + "\n[memory]\nboot_budget = 60\n", encoding="utf-8")

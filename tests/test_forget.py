@@ -38,7 +38,7 @@ def test_forget_by_ref_moves_the_entry_to_the_archive_and_refreshes_the_index(cl
     assert after == before.replace(gone[0], b"")  # every other byte unchanged
     assert "Deployed the nightly backup job" in archive_text(ws) and "qmem:moved" in archive_text(ws)
     found = cli("search", "nas-01", "--files").out
-    assert "2026-02-28.md" not in found and "memory/archive/" in found  # refreshed at once
+    assert "2026-02-28.md" not in found and "memory/archive/" not in found  # refreshed at once; archives excluded
 
 
 def test_forget_by_words_refuses_when_several_match_and_lists_them(cli, ws):

@@ -240,7 +240,10 @@ def test_distill_never_copies_an_expired_entry(tmp_path):
 
     ws = make_ws(tmp_path, "# Memory\n")
     today = date(2026, 2, 28)
-    daily.remember(ws, "stale fact", type_="K", expire="2026-02-01", day=today)
+    from qmem.fsutil import append_locked
+
+    append_locked(ws.daily_log(today), "- [K] [P1|expire:2026-02-01] stale fact\n",  # remember refuses a past date
+                  header="# 2026-02-28\n\n")
     report = distill.distill(ws, days=1, today=today)
     assert all("stale fact" not in a["entry"] for a in report.added) and report.expired == 1
 

@@ -169,17 +169,16 @@ def check_data(cfg: config_mod.Config) -> Check:
     from . import layout
 
     check = Check("data")
-    folders = getattr(layout, "data_folders", None)
-    root = getattr(cfg, "data_root", cfg.data_dir)
-    if folders is not None:
-        for folder in folders(root, sizes=True):
-            if folder.orphan:
-                whose = f"config {folder.config}, which no longer exists" if folder.config else "no recorded config"
-                check.fail(f"data folder {folder.path} ({_size(folder.bytes)}) belongs to {whose}",
-                           f"rm -rf {_q(folder.path)}")
+    folders = layout.data_folders(cfg.data_root, sizes=True)
+    for folder in folders:
+        if folder.orphan:
+            whose = f"config {folder.config}, which no longer exists" if folder.config else "no recorded config"
+            check.fail(f"data folder {folder.path} ({_size(folder.bytes)}) belongs to {whose}",
+                       f"rm -rf {_q(folder.path)}")
     for name in layout.stale_versions(cfg.data_dir):
         check.fail(f"index folder of an old format: {os.path.join(cfg.data_dir, name)}", f"qmem{_flag(cfg)} index")
-    check.detail = f"{root}"
+    mine = sum(1 for f in folders if not f.legacy and f.config_exists)
+    check.detail = f"{cfg.data_root}: {mine} config folder{'' if mine == 1 else 's'} in use"
     return check
 
 
@@ -273,7 +272,7 @@ def check_leftovers(cfg: config_mod.Config) -> Check:
     """Lock files held by stopped (or zombie) processes, which block every refresh, and temp
     files whose writer was killed before its rename."""
     check = Check("leftovers")
-    root = getattr(cfg, "data_root", cfg.data_dir)
+    root = cfg.data_root
     places = [(root, True), (os.path.dirname(cfg.file), False)]  # where qmem writes: data, config,
     for ws in workspaces(cfg, None):  # and the workspaces' MEMORY.md, SESSION-STATE.md and memory/
         places += [(ws, False), (os.path.join(ws, "memory"), True)]

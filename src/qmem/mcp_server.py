@@ -114,14 +114,17 @@ class Memory:
         return written.to_dict()
 
     def memory_forget(self, entry: str, all: bool = False) -> dict[str, object]:  # noqa: A002
+        import os
+
         from .memory import forget
-        from .memory.tree import TreeResult, refresh_collections
 
         cfg = self.cfg()
         ws = self.ws(cfg)
         result = forget.forget(ws, entry, all_matches=bool(all))
-        refresh_collections(cfg, ws, TreeResult("forget", ws.root))
-        return result.to_dict()
+        paths = {os.path.join(ws.root, f.path) for f in result.forgotten} | {os.path.join(ws.root, result.archive)}
+        out = result.to_dict()
+        out["indexed"] = daily.refresh_written(cfg, sorted(paths))
+        return out
 
     def memory_status(self) -> dict[str, object]:
         return catalog.status(self.cfg()).to_dict()

@@ -96,7 +96,7 @@ def remember_cmd(
             from ..memory import forget
 
             fixed = forget.replace(ws, replace, text, type_=type_, priority=priority, expire=expire, ref=ref)
-            _refresh_quietly(cfg, ws)
+            _refresh_quietly(cfg, ws, fixed)
             emit(render.to_json(fixed.to_dict()) if as_json else render.replace_text(fixed))
             return
         written = daily.remember(ws, text, type_=type_, priority=priority, expire=expire, ref=ref,
@@ -230,19 +230,19 @@ def forget_cmd(
         cfg = load(ctx)
         ws = _ws(cfg, workspace)
         result = forget.forget(ws, what, all_matches=all_matches)
-        _refresh_quietly(cfg, ws)
+        _refresh_quietly(cfg, ws, result)
         emit(render.to_json(result.to_dict()) if as_json else render.forget_text(result))
 
     finish(action)
 
 
-def _refresh_quietly(cfg, ws) -> None:  # noqa: ANN001
-    """Refresh the collections holding the workspace, so search sees the change at once."""
-    from ..memory.tree import TreeResult, refresh_collections
+def _refresh_quietly(cfg, ws, result) -> None:  # noqa: ANN001
+    """Re-index the files forget/replace touched (never waits), so search sees the change at once."""
+    from ..memory import daily
 
-    result = TreeResult("forget", ws.root)
-    refresh_collections(cfg, ws, result)
-    _warn(result.warnings)
+    paths = sorted({os.path.join(ws.root, f.path) for f in result.forgotten} | {os.path.join(ws.root, result.archive)})
+    note = daily.refresh_written(cfg, paths)
+    _warn([note] if note.startswith("not") else [])
 
 
 def distill_cmd(

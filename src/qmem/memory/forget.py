@@ -25,10 +25,9 @@ from ..fsutil import append_locked, resolve_inside, rewrite_locked
 from . import entries
 from .daily import make_entry
 from .janitor import MOVED_MARK, _archived_ids, _fenced, candidate_files
-from .workspace import Workspace, read_text
+from .workspace import Workspace, bare, raw_lines
 
 _REF = re.compile(r"^(?P<path>.+?):(?P<line>\d+)$")
-_RAW_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
 SHOWN_CHOICES = 8
 
 
@@ -67,8 +66,10 @@ class ForgetResult:
 
 
 def _blocks(ws: Workspace, path: str) -> list[Found]:
-    """Every list entry of a file, with its indented continuation lines."""
-    lines = read_text(path).splitlines()
+    """Every list entry of a file, with its indented continuation lines (none in a file that is
+    not readable UTF-8 text: forget never touches what it cannot read)."""
+    text, _ = ws.read(path)
+    lines = [bare(line) for line in raw_lines(text or "")]
     fenced = _fenced(lines)
     found, i = [], 0
     while i < len(lines):
@@ -127,12 +128,14 @@ def _archive_path(ws: Workspace, today: date) -> str:
 
 
 def _archive(ws: Workspace, blocks: list[Found], today: date, why: str) -> str:
-    archive = _archive_path(ws, today)
+    archive = ws.check_write(_archive_path(ws, today))
+    for block in blocks:
+        ws.check_write(os.path.join(ws.root, block.path))
     known = _archived_ids(ws)
     fresh = [b for b in blocks if b.block_id not in known]
     if fresh:
         text = "".join(f"\n## {why} {b.ref} ({today.isoformat()})\n{MOVED_MARK.format(b.block_id)}\n{b.text}\n"
-                       for b in fresh)
+                       for b in fresh)  # the block's lines without their own endings: the archive is LF
         append_locked(archive, text, header=f"# Archive {today.year:04d}-{today.month:02d}\n")
     return archive
 
@@ -140,16 +143,16 @@ def _archive(ws: Workspace, blocks: list[Found], today: date, why: str) -> str:
 def _swap(text: str, block: Found, new_line: str | None) -> str | None:
     """`text` with the block's lines replaced by `new_line` (or removed); every other byte kept.
     The block is looked for at its line first, then anywhere (the file may have changed)."""
-    raw = _RAW_LINE.findall(text)
-    bare = [line.rstrip("\r\n") for line in raw]
+    raw = raw_lines(text)
+    lines = [bare(line) for line in raw]
     want = block.text.split("\n")
-    starts = [block.line - 1] + [i for i in range(len(bare)) if i != block.line - 1]
-    at = next((i for i in starts if bare[i:i + len(want)] == want), None)
+    starts = [block.line - 1] + [i for i in range(len(lines)) if i != block.line - 1]
+    at = next((i for i in starts if lines[i:i + len(want)] == want), None)
     if at is None:
         return None  # already gone: someone else moved it
     if new_line is None:
         return "".join(raw[:at] + raw[at + len(want):])
-    ending = raw[at + len(want) - 1][len(bare[at + len(want) - 1]):]
+    ending = raw[at + len(want) - 1][len(lines[at + len(want) - 1]):]
     return "".join(raw[:at] + [new_line + ending] + raw[at + len(want):])
 
 
