@@ -507,3 +507,16 @@ def test_boot_days_counts_logs_not_calendar_days(tmp_path):
     assert [p.path for p in result.parts if p.kind == "daily"] == ["memory/2026-02-28.md", "memory/2026-02-01.md"]
     future = boot.boot(ws, days=2, today=date(2026, 2, 10))  # a log dated after "today" is not read
     assert [p.path for p in future.parts if p.kind == "daily"] == ["memory/2026-02-01.md"]
+
+
+def test_maintain_from_cron_skips_what_it_cannot_read(cli, workspace, monkeypatch):
+    mem = workspace / "memory"
+    (mem / "latin.md").write_bytes("- [K] [P2|expire:2020-01-01] caf\xe9\n".encode("latin-1"))
+    (mem / "2026-02-27.md").write_bytes((mem / "2026-02-27.md").read_bytes() + b"\xff\xfe broken\n")
+    os.mkfifo(mem / "x.md")
+    assert cli("collection", "create", "main", str(workspace)).code == 0
+    monkeypatch.setenv("QMEM_WORKSPACE", str(workspace))
+    result = cli("maintain", "--today", "2026-02-28")
+    assert result.code == 0, result
+    for name in ("memory/latin.md", "memory/x.md", "memory/2026-02-27.md"):
+        assert name in result.err

@@ -39,6 +39,7 @@ def maintain(ws: Workspace, cfg: object, *, today: date | None = None, days: int
     report.warnings.extend(report.janitor.problems)
     report.distill = distill_mod.distill(ws, days=days, today=today, memory_config=memory_config,
                                          config_file=cfg.file)  # type: ignore[attr-defined]
+    report.warnings.extend(report.distill.warnings)
     if ws.has_tree:
         try:
             budget = int((tree_config or {}).get("root_budget", tree_mod.DEFAULT_ROOT_BUDGET))
