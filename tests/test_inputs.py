@@ -148,3 +148,58 @@ def test_qmd_face_refuses_huge_counts_in_one_line(indexed):
                             "18446744073709551615"], capture_output=True, text=True, env=subprocess_env(), timeout=60)
     assert child.returncode == 2, child
     assert child.stderr.count("\n") == 1 and child.stderr.startswith("qmem-qmd: "), child.stderr
+
+
+# -- finding 13: every error one line; a query may start with '-' --------------------------------
+
+def test_click_usage_errors_are_one_line_exit_2(cli, indexed):
+    for argv in (["search", "x", "--bogus"], ["search", "x", "-n", "abc"], ["nosuchcommand"], ["index", "--wait", "x"],
+                 ["collection", "create"], ["get"], ["vsearch", "x", "--jsn"], ["--config"]):
+        result = cli(*argv)
+        one_line_exit_2(result)
+    assert "see: qmem search -h" in cli("search", "x", "--bogus").err
+
+
+def test_help_still_prints(cli):
+    assert cli("search", "-h").out.startswith("Usage: qmem search")
+    assert "Commands:" in cli("collection").err + cli("collection").out
+
+
+@pytest.mark.parametrize("argv", [["search", "-backup cron"], ["search", "-backup", "cron"], ["search", "cron", "-backup"],
+                                  ["search", "-backup", "cron", "-n", "3", "--json"], ["search", "--json", "--", "-backup", "cron"]])
+def test_a_query_word_may_start_with_a_dash(cli, indexed, argv):
+    """`-word` is the documented exclusion; it is the query, not an unknown option (fast path and Typer)."""
+    result = cli(*argv)
+    assert result.code == 0, result
+    assert "backup" not in result.out.lower()
+
+
+def test_dash_words_reach_typer_as_the_query(cli, indexed):
+    """A command line the fast path leaves to Typer (here: a bad value) reads dash words the same way."""
+    from qmem.cli.fast import query_argv
+
+    assert query_argv(["search", "-backup", "cron", "-n", "3"]) == ["search", "-n", "3", "--", "-backup", "cron"]
+    assert query_argv(["--config", "c.toml", "query", "-x", "y"]) == ["--config", "c.toml", "query", "--", "-x", "y"]
+    assert query_argv(["search", "-n5", "x"]) == ["search", "-n5", "x"]
+    assert query_argv(["get", "-x"]) == ["get", "-x"]
+    result = cli("search", "-backup", "cron", "--since", "nope")
+    one_line_exit_2(result)
+    assert "bad date" in result.err
+    assert cli("vsearch", "-backup", "cron", "-n", "0").err.count("\n") == 1
+
+
+def test_ctrl_c_on_watch_exits_cleanly(indexed):
+    import signal
+    import time
+
+    proc = subprocess.Popen([PYTHON, "-m", "qmem", "index", "--watch"], env=subprocess_env(),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stderr.readline().startswith("qmem: watching")
+        time.sleep(1.0)  # past the first refresh, into the watch loop
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode in (0, 130), err
+    assert err.count("\n") <= 1 and "KeyboardInterrupt" not in err and "Traceback" not in err, err

@@ -108,3 +108,73 @@ def test_mcp_search_modes_with_vectors(indexed, cli):
     assert memory.memory_search("rsync resume", mode="hybrid")["results"][0]["path"] == "MEMORY.md"
     with pytest.raises(Exception, match="unknown mode"):
         memory.memory_search("rsync", mode="magic")
+
+
+# -- HTTP: the URL on start, a busy port, the network only with a flag and a bearer token -------------
+
+TOKEN = "s3cret-token-for-tests-0123456789"
+
+
+def test_http_refusals_are_one_line_exit_2(cli, indexed, monkeypatch):
+    import socket
+
+    import uvicorn
+
+    async def never(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        raise AssertionError("the server started instead of refusing")
+
+    monkeypatch.setattr(uvicorn.Server, "serve", never)
+    monkeypatch.delenv("QMEM_MCP_TOKEN", raising=False)
+    for argv, says in ((["--host", "0.0.0.0"], "--allow-remote"),  # no flag
+                       (["--host", "0.0.0.0", "--allow-remote"], "needs a bearer token"),  # flag, no token
+                       (["--host", "::", "--allow-remote", "--token", "short"], "too short"),
+                       (["--host", "example.org", "--allow-remote"], "needs a bearer token")):
+        result = cli("mcp", "--http", *argv)
+        assert result.code == 2 and result.err.count("\n") == 1 and says in result.err, (argv, result)
+    busy = socket.socket()
+    busy.bind(("127.0.0.1", 0))
+    busy.listen(1)
+    try:
+        result = cli("mcp", "--http", "--port", str(busy.getsockname()[1]))
+    finally:
+        busy.close()
+    assert result.code == 2 and result.err.count("\n") == 1 and "cannot listen on 127.0.0.1:" in result.err, result
+
+
+def _post(url: str, token: str | None) -> int:
+    import json
+    import urllib.error
+    import urllib.request
+
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}).encode()
+    headers = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
+    if token is not None:
+        headers["authorization"] = f"Bearer {token}"
+    request = urllib.request.Request(url, data=body, headers=headers, method="POST")
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status
+    except urllib.error.HTTPError as exc:
+        return exc.code
+
+
+def test_http_prints_its_url_and_checks_the_token_on_every_request(indexed):
+    env = subprocess_env()
+    env["QMEM_MCP_TOKEN"] = TOKEN
+    proc = subprocess.Popen([PYTHON, "-m", "qmem", "mcp", "--http", "--host", "0.0.0.0", "--allow-remote", "--port", "0"],
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stderr.readline()
+        assert line.startswith("qmem: MCP over HTTP at http://0.0.0.0:") and "/mcp" in line, line
+        port = int(line.split("http://0.0.0.0:", 1)[1].split("/", 1)[0])
+        url = f"http://127.0.0.1:{port}/mcp"
+        assert _post(url, None) == 401
+        assert _post(url, "wrong-token-wrong-token-wrong") == 401
+        assert _post(url, TOKEN[:-1]) == 401
+        assert _post(url, TOKEN) == 200
+        assert _post(url, None) == 401  # every request, not only the first
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=30)
+

@@ -213,13 +213,100 @@ def build(memory: Memory):  # noqa: ANN201 - mcp.server.mcpserver.MCPServer
 
 
 def serve(config_file: str | None = None, workspace: str | None = None, http: bool = False,
-          host: str = "127.0.0.1", port: int = 8765) -> None:
+          host: str = "127.0.0.1", port: int = 8765, allow_remote: bool = False, token: str | None = None,
+          announce=None) -> None:  # noqa: ANN001 - announce(line): where the face prints the URL
+    """Serve over stdio, or over streamable HTTP at http://HOST:PORT/mcp.
+
+    A non-loopback HOST puts every memory tool on the network: it needs `allow_remote` and a
+    bearer `token`, which every HTTP request must then carry (401 otherwise). A token given
+    with a loopback HOST is enforced too. A port that cannot be bound is a BadInputError."""
     try:
         import mcp  # noqa: F401
     except ImportError:
         raise BadInputError("qmem mcp needs the MCP SDK: pip install 'qmem[mcp]'") from None
+    if not http:
+        build(Memory(config_file, workspace)).run("stdio")
+        return
+    check_http_exposure(host, allow_remote, token)
+    sock = _bind(host, port)
+    import uvicorn
+
     server = build(Memory(config_file, workspace))
-    if http:
-        server.run("streamable-http", host=host, port=port)
-    else:
-        server.run("stdio")
+    app = server.streamable_http_app(host=host)
+    if token:
+        app = BearerAuth(app, token)
+    bound = sock.getsockname()
+    if announce:
+        shown = f"[{bound[0]}]" if ":" in bound[0] else bound[0]
+        announce(f"MCP over HTTP at http://{shown}:{bound[1]}/mcp" + (" (bearer token required)" if token else ""))
+    uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on")).run(sockets=[sock])
+
+
+MIN_TOKEN = 16
+
+
+def is_loopback(host: str) -> bool:
+    import ipaddress
+
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False  # a host name: it may resolve to anything
+
+
+def check_http_exposure(host: str, allow_remote: bool, token: str | None) -> None:
+    """Refuse to put the memory on the network by accident, or without a token."""
+    if token is not None and len(token) < MIN_TOKEN:
+        raise BadInputError(f"the bearer token is too short ({len(token)} characters; at least {MIN_TOKEN})")
+    if is_loopback(host):
+        return
+    if not allow_remote:
+        raise BadInputError(f"--host {host} is not a loopback address and would serve every memory tool to the "
+                            "network; add --allow-remote and a bearer token ($QMEM_MCP_TOKEN or --token)")
+    if not token:
+        raise BadInputError(f"--allow-remote needs a bearer token for --host {host}: set $QMEM_MCP_TOKEN "
+                            f"(or --token) to a secret of at least {MIN_TOKEN} characters")
+
+
+def _bind(host: str, port: int):  # noqa: ANN202 - socket.socket
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (OSError, UnicodeError) as exc:
+        raise BadInputError(f"cannot listen on {host}:{port}: {getattr(exc, 'strerror', None) or exc}") from None
+    family, kind, proto, _, address = infos[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(128)
+    except OSError as exc:
+        sock.close()
+        raise BadInputError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    sock.setblocking(False)
+    return sock
+
+
+class BearerAuth:
+    """ASGI middleware: every HTTP request must carry `Authorization: Bearer <token>`."""
+
+    def __init__(self, app, token: str) -> None:  # noqa: ANN001
+        self.app = app
+        self.expected = f"Bearer {token}".encode()
+
+    async def __call__(self, scope, receive, send) -> None:  # noqa: ANN001
+        import hmac
+
+        if scope["type"] in ("http", "websocket"):
+            given = dict(scope.get("headers") or []).get(b"authorization", b"")
+            if not hmac.compare_digest(given, self.expected):
+                body = b'{"error": "missing or wrong bearer token"}'
+                await send({"type": "http.response.start", "status": 401, "headers": [
+                    (b"content-type", b"application/json"), (b"www-authenticate", b'Bearer realm="qmem"'),
+                    (b"content-length", str(len(body)).encode())]})
+                await send({"type": "http.response.body", "body": body})
+                return
+        await self.app(scope, receive, send)

@@ -29,7 +29,8 @@ def watch(
     on_busy: Callable[[str], None] | None = None,
     stop: threading.Event | None = None,
 ) -> None:
-    """Refresh once, then after every batch of changes, until `stop` is set (or Ctrl-C)."""
+    """Refresh once, then after every batch of changes, until `stop` is set. Ctrl-C raises
+    KeyboardInterrupt to the caller (the face decides what stopping means)."""
     import watchfiles
 
     selected = cfg.select(names)
@@ -49,7 +50,7 @@ def watch(
 
     run(sorted(roots))
     for changes in watchfiles.watch(*roots.values(), debounce=debounce_ms, step=50, stop_event=stop,
-                                    raise_interrupt=False):
+                                    raise_interrupt=True):
         touched = sorted({name for _, path in changes for name, root in roots.items()
                           if is_inside(root, os.path.realpath(path)) or is_inside(root, path)})
         if touched:

@@ -13,7 +13,7 @@ import typer
 
 from .. import __version__
 from . import completion, doctor_cmd, memory_cmds, tree_cmds, vector_cmds
-from .common import GetArgs, ProgressLine, SearchArgs, emit, pick_format, run_get, run_search
+from .common import GetArgs, ProgressLine, SearchArgs, emit, err, pick_format, run_get, run_search
 from .options import CollectionsOpt, JsonOpt, QuietOpt, config_path, finish, load
 
 app = typer.Typer(
@@ -268,7 +268,11 @@ def _watch(cfg, names: list[str] | None, quiet: bool, as_json: bool) -> None:  #
     if not quiet:
         sys.stderr.write("qmem: watching for changes (Ctrl-C stops)\n")
         sys.stderr.flush()
-    watch(cfg, names, on_refresh=report, on_busy=lambda msg: sys.stderr.write(f"qmem: {msg}\n"))
+    try:
+        watch(cfg, names, on_refresh=report, on_busy=lambda msg: sys.stderr.write(f"qmem: {msg}\n"))
+    except KeyboardInterrupt:  # Ctrl-C is how a watch ends: exit 0, one line at most
+        if not quiet:
+            sys.stderr.write("qmem: stopped watching\n")
 
 
 app.command("index")(index_cmd)
@@ -393,14 +397,25 @@ def mcp_cmd(
     ctx: typer.Context,
     http: Annotated[bool, typer.Option("--http", help="Serve streamable HTTP instead of stdio.")] = False,
     host: Annotated[str, typer.Option("--host", metavar="ADDR", help="HTTP address (loopback by default).")] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", metavar="PORT", help="HTTP port.")] = 8765,
+    port: Annotated[int, typer.Option("--port", metavar="PORT", help="HTTP port (0: any free port).", min=0, max=65535)] = 8765,
+    allow_remote: Annotated[bool, typer.Option("--allow-remote", help="Allow a non-loopback --host (needs a bearer token).")] = False,
+    token: Annotated[
+        Optional[str],
+        typer.Option("--token", metavar="TOKEN", envvar="QMEM_MCP_TOKEN", show_envvar=False,
+                     help="Bearer token every HTTP request must carry (prefer $QMEM_MCP_TOKEN: argv is visible).")
+    ] = None,
     workspace: memory_cmds.WorkspaceOpt = None,
 ) -> None:
     """Serve memory_search, memory_get, memory_boot, memory_remember, memory_forget, memory_status over MCP."""
     def action() -> None:
         from ..mcp_server import serve
 
-        serve(config_path(ctx), workspace, http=http, host=host, port=port)
+        def announce(line: str) -> None:
+            err(line)
+            sys.stderr.flush()
+
+        serve(config_path(ctx), workspace, http=http, host=host, port=port, allow_remote=allow_remote,
+              token=token or None, announce=announce)
 
     finish(action)
 
@@ -426,5 +441,30 @@ def command():  # noqa: ANN201 - click.Command
 
 
 def run(argv: list[str]) -> None:
-    """Run the Typer app; usage errors exit 2 with click's message."""
-    command()(args=argv, prog_name="qmem")
+    """Run the Typer app. A usage error is one line on stderr and exit 2; `qmem` or a command
+    group without a command prints its help (exit 2, as click does); Ctrl-C exits 130."""
+    from .fast import query_argv
+
+    try:
+        code = command()(args=query_argv(argv), prog_name="qmem", standalone_mode=False)
+    except typer.Abort:
+        err("interrupted")
+        sys.exit(130)
+    except Exception as exc:
+        if not any(k.__name__ == "ClickException" for k in type(exc).__mro__):
+            raise
+        if type(exc).__name__ == "NoArgsIsHelpError":  # `qmem`, `qmem collection`: the help, as before
+            exc.show()  # type: ignore[attr-defined]
+            sys.exit(exc.exit_code)  # type: ignore[attr-defined]
+        err(usage_line(exc))
+        sys.exit(exc.exit_code)  # type: ignore[attr-defined]
+    sys.exit(code if isinstance(code, int) else 0)
+
+
+def usage_line(exc: Exception) -> str:
+    """click's usage error as one line, naming the command and where its help is."""
+    message = " ".join(exc.format_message().split())  # type: ignore[attr-defined]
+    ctx = getattr(exc, "ctx", None)
+    path = ctx.command_path if ctx is not None else "qmem"
+    where = path.split(" ", 1)[1] + ": " if " " in path else ""
+    return f"{where}{message} (see: {path} -h)"

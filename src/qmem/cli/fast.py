@@ -43,8 +43,54 @@ class _Fallback(Exception):
     """The command line is not one the fast path is sure about; let Typer handle it."""
 
 
-def parse(argv: list[str], table: dict[str, tuple[str, str]]) -> tuple[dict[str, object], list[str]]:
-    """Options and positionals the way click reads them (interspersed, `--opt=value`, `-n5`, `--`)."""
+HELP = ("-h", "--help")
+QUERY_COMMANDS = ("search", "vsearch", "query")
+
+
+def is_dash_word(arg: str, table: dict[str, tuple[str, str]]) -> bool:
+    """A query word starting with one '-' (`-backup`, the documented exclusion, or `'-backup cron'`
+    quoted whole), not an option: anything but a known short option, `-n5` and `-h`.
+    A short option glued to a word (`-cmain`) is therefore a query word: write `-c main`."""
+    if not arg.startswith("-") or arg.startswith("--") or arg == "-" or arg in HELP or arg in table:
+        return False
+    spec = table.get(arg[:2])
+    return not (spec is not None and spec[1] == "int" and arg[2:].isdigit())
+
+
+def query_argv(argv: list[str]) -> list[str]:
+    """`search`/`vsearch`/`query` arguments rearranged so click reads dash words as the query:
+    options first, then `--` and the words in their order. Other command lines are unchanged."""
+    _, rest = _global_config(argv)
+    at = len(argv) - len(rest)
+    if not rest or rest[0] not in QUERY_COMMANDS:
+        return argv
+    args = rest[1:]
+    options: list[str] = []
+    words: list[str] = []
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        i += 1
+        if arg == "--":
+            words.extend(args[i:])
+            break
+        if is_dash_word(arg, SEARCH_OPTIONS) or not arg.startswith("-") or arg == "-":
+            words.append(arg)
+            continue
+        options.append(arg)
+        spec = SEARCH_OPTIONS.get(arg)
+        if spec is not None and spec[1] != "flag" and i < len(args):
+            options.append(args[i])
+            i += 1
+    if not any(word.startswith("-") for word in words):
+        return argv
+    return argv[: at + 1] + options + ["--"] + words
+
+
+def parse(argv: list[str], table: dict[str, tuple[str, str]],
+          dash_words: bool = False) -> tuple[dict[str, object], list[str]]:
+    """Options and positionals the way click reads them (interspersed, `--opt=value`, `-n5`, `--`);
+    with `dash_words`, a word starting with '-' that is no option is a positional (see is_dash_word)."""
     values: dict[str, object] = {}
     positionals: list[str] = []
     i = 0
@@ -54,7 +100,7 @@ def parse(argv: list[str], table: dict[str, tuple[str, str]]) -> tuple[dict[str,
         if arg == "--":
             positionals.extend(argv[i:])
             break
-        if not arg.startswith("-") or arg == "-":
+        if not arg.startswith("-") or arg == "-" or (dash_words and is_dash_word(arg, table)):
             positionals.append(arg)
             continue
         name, inline = arg, None
@@ -105,7 +151,7 @@ def try_fast(argv: list[str]) -> int | None:
 
     try:
         if argv[0] == "search":
-            values, words = parse(argv[1:], SEARCH_OPTIONS)
+            values, words = parse(argv[1:], SEARCH_OPTIONS, dash_words=True)
             args = SearchArgs()
             args.config = config_path
             args.query = words
