@@ -12,7 +12,7 @@ import json
 import os
 import re
 
-from .conventions import DEFAULT_EXCLUDE
+from .conventions import DEFAULT_EXCLUDE, SHARED_SCOPE
 from .errors import BadInputError, ConfigError, NotFoundError
 from .fsutil import atomic_write, glob_to_regex
 
@@ -24,9 +24,6 @@ MAX_LIMIT = 100_000  # results one search may return (`-n`, `[search] limit`)
 DEFAULT_SNIPPET_LINES = 6  # the best entry, then short lines around it (see snippets.py)
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 _CACHE_VERSION = 4  # 4: [backend], [scopes] and collection scopes
-SHARED_SCOPE = "shared"
-_SCOPE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,127}$")
-_SCOPE_RULE = "a scope is 1-128 letters, digits, '_', '.', ':', '@' or '-' (e.g. agent:alice, team:infra, shared)"
 
 
 class Collection:
@@ -271,8 +268,10 @@ def _validated(file: str, raw: dict[str, object]) -> dict[str, object]:
             raise _fail(file, f"{key}.description", "expected a string")
         if not isinstance(body.get("embed", False), bool):
             raise _fail(file, f"{key}.embed", "expected true or false")
-        if "scope" in body and not valid_scope(body["scope"]):
-            raise _fail(file, f"{key}.scope", _SCOPE_RULE)
+        if "scope" in body:
+            from .backend_config import check_scope
+
+            check_scope(file, f"{key}.scope", body["scope"])
         out["collections"][name] = {  # type: ignore[index]
             "path": os.path.abspath(os.path.expanduser(path)),
             "patterns": _globs(file, f"{key}.patterns", patterns),
@@ -281,8 +280,11 @@ def _validated(file: str, raw: dict[str, object]) -> dict[str, object]:
             "embed": body.get("embed", False),
             "scope": body.get("scope", ""),
         }
-    out["backend"] = _validated_backend(file, raw.get("backend", {}))
-    out["scopes"] = _validated_scopes(file, raw.get("scopes", {}))
+    if "backend" in raw or "scopes" in raw:  # only read when the TOML is (the JSON cache keeps it)
+        from .backend_config import validated_backend, validated_scopes
+
+        out["backend"] = validated_backend(file, raw.get("backend", {}))
+        out["scopes"] = validated_scopes(file, raw.get("scopes", {}))
     return out
 
 
@@ -382,83 +384,3 @@ def rename_collection(cfg: Config, old: str, new: str) -> Collection:
     cfg.collections[new] = coll
     return coll
 
-
-# -- [backend] and [scopes]: where sections live and who may see them ----------------------
-
-def valid_scope(scope: object) -> bool:
-    """An agent (`agent:alice`), a team (`team:infra`), `shared`, or any name of that shape."""
-    return isinstance(scope, str) and bool(_SCOPE.match(scope))
-
-
-BACKEND_KINDS = ("tantivy", "opensearch")
-SEARCH_TYPES = ("dfs_query_then_fetch", "query_then_fetch")
-_ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-_INDEX_NAME = re.compile(r"^[a-z0-9][a-z0-9_.-]{0,200}$")
-_SECRETS = {"password", "api_key", "apikey", "token", "secret", "key"}
-# key → (check, what it must be)
-_BACKEND_KEYS: dict[str, tuple[object, str]] = {
-    "kind": (lambda v: v in BACKEND_KINDS, f"one of {', '.join(BACKEND_KINDS)}"),
-    "url": (lambda v: isinstance(v, str) and re.match(r"^https?://[^/@\s]+(/.*)?$", v) is not None,
-            "http(s)://host:port, without credentials (they come from the environment)"),
-    "index": (lambda v: isinstance(v, str) and _INDEX_NAME.match(v) is not None,
-              "a lowercase index name: letters, digits, '_', '.', '-'"),
-    "auth": (lambda v: v in ("none", "basic", "api_key"), "one of none, basic, api_key"),
-    "username": (lambda v: isinstance(v, str), "a string"),
-    "password_env": (lambda v: isinstance(v, str) and _ENV_NAME.match(v) is not None, "an environment variable name"),
-    "api_key_env": (lambda v: isinstance(v, str) and _ENV_NAME.match(v) is not None, "an environment variable name"),
-    "verify_tls": (lambda v: isinstance(v, bool), "true or false"),
-    "ca_certs": (lambda v: isinstance(v, str), "a path to a CA bundle"),
-    "shards": (lambda v: type(v) is int and 1 <= v <= 1024, "a whole number from 1 to 1024"),
-    "replicas": (lambda v: type(v) is int and 0 <= v <= 16, "a whole number from 0 to 16"),
-    "search_type": (lambda v: v in SEARCH_TYPES, f"one of {', '.join(SEARCH_TYPES)}"),
-    "timeout": (lambda v: type(v) in (int, float) and 0 < v <= 3600, "seconds, more than 0"),
-    "retries": (lambda v: type(v) is int and 0 <= v <= 20, "a whole number from 0 to 20"),
-}
-
-
-def _validated_backend(file: str, raw: object) -> dict[str, object]:
-    if not isinstance(raw, dict):
-        raise _fail(file, "backend", "expected a table")
-    for key, value in raw.items():
-        if key in _SECRETS:
-            raise _fail(file, f"backend.{key}", "secrets never go in the config: put it in an environment "
-                        "variable and name that with password_env or api_key_env")
-        if key not in _BACKEND_KEYS:
-            raise _fail(file, f"backend.{key}", f"unknown key (known: {', '.join(sorted(_BACKEND_KEYS))})")
-        check, rule = _BACKEND_KEYS[key]
-        if not check(value):  # type: ignore[operator]
-            raise _fail(file, f"backend.{key}", f"expected {rule}, got {value!r}")
-    out = {"kind": "tantivy", **raw}
-    if out["kind"] == "opensearch":
-        if "url" not in out:
-            raise _fail(file, "backend.url", "the OpenSearch backend needs the cluster's url")
-        if out.get("auth") == "basic" and not out.get("username"):
-            raise _fail(file, "backend.username", "auth = \"basic\" needs a username (the password comes from "
-                        "the environment variable named by password_env)")
-    elif len(out) > 1:
-        extra = sorted(k for k in out if k != "kind")[0]
-        raise _fail(file, f"backend.{extra}", "only the opensearch backend takes settings")
-    return out
-
-
-def _validated_scopes(file: str, raw: object) -> dict[str, object]:
-    if not isinstance(raw, dict):
-        raise _fail(file, "scopes", "expected a table")
-    out: dict[str, object] = {}
-    for key, value in raw.items():
-        if key == "own":
-            if not valid_scope(value):
-                raise _fail(file, "scopes.own", _SCOPE_RULE)
-            out["own"] = value
-        elif key == "see":
-            values = _str_list(file, "scopes.see", value)
-            bad = [v for v in values if not valid_scope(v)]
-            if bad or not values:
-                raise _fail(file, "scopes.see", _SCOPE_RULE)
-            out["see"] = list(dict.fromkeys(values))
-        else:
-            raise _fail(file, f"scopes.{key}", "unknown key (known: own, see)")
-    own = out.get("own", SHARED_SCOPE)
-    if "see" in out and own not in out["see"]:  # type: ignore[operator]
-        raise _fail(file, "scopes.see", f"must include the config's own scope {own!r}")
-    return out

@@ -5,6 +5,8 @@ from __future__ import annotations
 from .errors import BadInputError
 
 HEADING_SEPARATOR = " › "
+# The scope every agent may see; agents and teams have their own (`agent:alice`, `team:infra`).
+SHARED_SCOPE = "shared"
 
 # Where the memory layer keeps copies: expired entries moved by the janitor, and what
 # `tree rollback` rescued. Left out of a collection's default patterns (`exclude`).

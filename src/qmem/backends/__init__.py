@@ -9,7 +9,8 @@ search: a search names the scopes it may see and never sees another.
 
 from __future__ import annotations
 
-from ..config import SHARED_SCOPE, valid_scope
+from ..backend_config import valid_scope
+from ..conventions import SHARED_SCOPE
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
