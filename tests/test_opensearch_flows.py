@@ -137,6 +137,14 @@ def test_refresh_is_incremental_and_leaves_no_orphans(backend, ws):
     assert "memory/2026-02-27.md" not in found and "memory/2026-02-28.md" not in found
 
 
+def test_stored_hashes_page_through_many_files(backend, ws, monkeypatch):
+    monkeypatch.setattr(osb, "HASH_PAGE", 2)  # four files: three pages, the last one short
+    push(backend, "agent:alice", "main", ws)
+    assert backend.stored_hashes("agent:alice", "main") == expected_state(ws)
+    monkeypatch.setattr(osb, "HASH_PAGE", 4)  # exactly one full page, then an empty one
+    assert backend.stored_hashes("agent:alice", "main") == expected_state(ws)
+
+
 def test_hits_carry_what_a_local_hit_carries(backend, ws):
     push(backend, "shared", "main", ws)
     score, doc = backend.search(query.parse("私钥被盗"), ["shared"], 1)[0]

@@ -46,6 +46,7 @@ MAX_TOKEN_CHARS = 255
 BULK_ACTIONS = 500
 BULK_BYTES = 5_000_000
 DELETE_BATCH = 200
+HASH_PAGE = 1000  # stored hashes read per request (search_after on path)
 _RETRY_STATUS = {429, 502, 503, 504}
 _U64 = 1 << 64
 
@@ -396,7 +397,7 @@ class OpenSearchBackend:
         body: dict = {
             "query": {"bool": {"filter": [{"term": {"scope": scope}}, {"term": {"collection": collection}}]}},
             "sort": [{"path": "asc"}],
-            "size": 1000,
+            "size": HASH_PAGE,
             "_source": ["path", "digest", "sections"],
         }
         while True:
