@@ -16,22 +16,40 @@ def test_words_become_or_terms():
     assert form.must == [] and form.must_not == []
 
 
-def test_cjk_run_becomes_bigram_phrases_plus_boosted_whole_run():
+def test_cjk_run_becomes_bigrams_low_unigrams_and_a_boosted_whole_run():
     form = query.parse("私钥被盗")
+    U = query.UNIGRAM_BOOST
     assert tokens(form.should) == [
         (("私", "钥"), 1.0), (("钥", "被"), 1.0), (("被", "盗"), 1.0),
+        (("私",), U), (("钥",), U), (("被",), U), (("盗",), U),
         (("私", "钥", "被", "盗"), query.WHOLE_RUN_BOOST),
     ]
 
 
+def test_long_cjk_run_has_no_whole_run_phrase():
+    form = query.parse("我上次去的那家餐厅叫什么来着")
+    assert all(len(u.tokens) <= 2 for u in form.should)
+
+
+def test_question_words_and_particles_weigh_little():
+    weights = {u.tokens: u.boost for u in query.parse("what did she say about the adoption agency").should}
+    assert weights[("what",)] == weights[("did",)] == query.QUESTION_WEIGHT
+    assert weights[("adopt",)] == 1.0
+    zh = {"".join(u.tokens): u.boost for u in query.parse("我上次去的那家餐厅叫什么来着").should}
+    assert zh["什么"] < 1 and zh["来着"] < 1 and zh["么来"] < 1
+    assert zh["餐厅"] == 1.0
+
+
 def test_space_separated_cjk_words_are_separate_runs_and_one_char_is_a_term():
     form = query.parse("私钥 泄露 钱")
-    assert tokens(form.should) == [(("私", "钥"), 1.0), (("泄", "露"), 1.0), (("钱",), 1.0)]
+    U = query.UNIGRAM_BOOST
+    assert tokens(form.should) == [(("私", "钥"), 1.0), (("私",), U), (("钥",), U), (("泄", "露"), 1.0),
+                                   (("泄",), U), (("露",), U), (("钱",), 1.0)]
 
 
 def test_mixed_text():
     form = query.parse("Windows编码")
-    assert [u.tokens for u in form.should] == [("window",), ("编", "码")]
+    assert [u.tokens for u in form.should] == [("window",), ("编", "码"), ("编",), ("码",)]
 
 
 def test_quoted_phrase_must_match_and_minus_excludes():

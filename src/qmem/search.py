@@ -23,10 +23,15 @@ if TYPE_CHECKING:
     from datetime import date
 
 _RETRIES = 5
+# A section from a day the question names scores (1 + DATE_PRIOR) times its BM25 score.
+DATE_PRIOR = 1.0
+BUDGET_POOL = 50  # hits considered for --budget when -n is not given
+HIT_OVERHEAD_TOKENS = 24  # path, heading, score and JSON keys of one hit
 
 
 class SearchOptions:
-    __slots__ = ("collections", "limit", "types", "since", "until", "path", "min_score", "snippet_lines")
+    __slots__ = ("collections", "limit", "types", "since", "until", "path", "min_score", "snippet_lines",
+                 "now", "when", "recency", "explain", "budget")
 
     def __init__(
         self,
@@ -38,6 +43,11 @@ class SearchOptions:
         path: str | None = None,
         min_score: float | None = None,
         snippet_lines: int = 3,
+        now: str | None = None,
+        when: str | None = None,
+        recency: float | None = None,
+        explain: bool = False,
+        budget: int | None = None,
     ) -> None:
         self.collections = collections or []
         self.limit = limit
@@ -47,12 +57,17 @@ class SearchOptions:
         self.path = path
         self.min_score = min_score
         self.snippet_lines = snippet_lines
+        self.now = now  # YYYY-MM-DD that relative dates count from (default: today)
+        self.when = when  # "last week", "5月2日": an explicit date filter
+        self.recency = recency  # half-life in days of a prior for recent dated sections
+        self.explain = explain
+        self.budget = budget  # LLM tokens the hits may take (instead of a count)
 
 
 class Hit:
     __slots__ = (
         "collection", "path", "abs_path", "anchor", "heading", "line_start", "line_end",
-        "score", "snippet", "date", "types", "body", "body_line", "stale", "ranks",
+        "score", "snippet", "date", "types", "body", "body_line", "stale", "ranks", "explain",
     )
 
     def __init__(self, **fields: object) -> None:
@@ -102,6 +117,8 @@ class Hit:
         }
         if self.ranks:
             out["ranks"] = self.ranks
+        if self.explain:
+            out["explain"] = self.explain
         if full:
             out["body"] = self.body
         return out
@@ -137,12 +154,54 @@ def path_filter_regex(glob: str) -> str:
     return regex
 
 
+_DATE_HINTS = ("today", "yesterday", "tonight", "ago", "last", "this", "past", "previous", "week", "month", "year",
+               "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+               "mon", "tue", "wed", "thu", "fri", "sat", "sun",
+               "天", "周", "月", "年", "星期", "礼拜", "号")
+
+
+def maybe_dated(text: str) -> bool:
+    """A cheap test before importing the date parser: a digit or a date word."""
+    lower = text.lower()
+    return any(ch.isdigit() for ch in lower) or any(hint in lower for hint in _DATE_HINTS)
+
+
+def today(options: SearchOptions) -> date:
+    from datetime import date
+
+    if not options.now:
+        return date.today()
+    try:
+        return date.fromisoformat(options.now.strip())
+    except ValueError:
+        raise BadInputError(f"bad --now {options.now!r}: use YYYY-MM-DD") from None
+
+
 def build_form(text: str, options: SearchOptions) -> query_mod.QueryForm:
+    priors: list[tuple[int, int]] = []
+    if text and maybe_dated(text):
+        from . import dates
+
+        ranges, rest = dates.find(text, today(options))
+        if ranges:
+            priors = [r.ints() for r in ranges]
+            text = rest if rest.strip() else text
     form = query_mod.parse(text)
+    form.date_priors = priors
     form.collections = list(options.collections)
     form.types = sorted({parse_type(t) for t in options.types})
-    form.since = parse_day(options.since) if options.since else 0
-    form.until = parse_day(options.until) if options.until else 0
+    now = today(options) if (options.now or options.when or options.since or options.until) else None
+    form.since = parse_day(options.since, now) if options.since else 0
+    form.until = parse_day(options.until, now) if options.until else 0
+    if options.when:
+        from . import dates
+
+        try:
+            low, high = dates.parse_when(options.when, now)  # type: ignore[arg-type]
+        except ValueError:
+            raise BadInputError(f"--when {options.when!r}: no date found (try 'last week', 'yesterday', "
+                                "'2026-05-02', '5月2日', '上周')") from None
+        form.since, form.until = max(form.since, low), min(form.until or high, high)
     if form.since and form.until and form.since > form.until:
         raise BadInputError("--since is after --until")
     form.path_regex = path_filter_regex(options.path) if options.path else ""
@@ -218,6 +277,13 @@ def _ranked(cfg: Config, form: query_mod.QueryForm, limit: int,
         return [], []
     docs = [(score, searcher.doc(address).to_dict())
             for score, address in searcher.search(compiled, limit, count=False).hits]
+    for low, high in form.date_priors:  # sections of the named days compete even when the text ranks them low
+        dated = form.within(low, high)
+        if dated is not None:
+            query = compile_query(dated, index.schema)
+            if query is not None:
+                docs.extend((score, searcher.doc(address).to_dict())
+                            for score, address in searcher.search(query, limit, count=False).hits)
     return docs, unit_weights(searcher, index.schema, form) if docs else []
 
 
@@ -240,17 +306,107 @@ def unit_weights(searcher, schema, form: query_mod.QueryForm) -> list[float]:  #
 
 
 def _run(cfg: Config, form: query_mod.QueryForm, options: SearchOptions, reader: Reader | None = None) -> list[Hit]:
+    """Top sections; a date named in the query and `--recency` re-weigh each hit on its own
+    (a hit's score never depends on the other hits or on a filter)."""
     units = form.highlight_units()
     files = Files()
-    hits: list[Hit] = []
-    docs, weights = _ranked(cfg, form, options.limit, reader)
+    priors = bool(form.date_priors or options.recency)
+    pool = options.limit * 2 if priors else options.limit
+    if options.budget:
+        pool = max(pool, BUDGET_POOL)
+    docs, weights = _ranked(cfg, form, pool, reader)
+    now = _int_day(today(options)) if priors else 0
+    seen: set[tuple[str, str, int]] = set()
+    ranked: list[tuple[float, float, float, dict]] = []
     for score, doc in docs:
+        key = (doc["collection"][0], doc["path"][0], doc["line_start"][0])
+        if key in seen:
+            continue
+        seen.add(key)
+        day = doc["date"][0]
+        date_factor = 1.0 + DATE_PRIOR if any(low <= day <= high for low, high in form.date_priors) else 1.0
+        recency_factor = _recency(day, now, options.recency) if options.recency else 1.0
+        ranked.append((score * date_factor * recency_factor, date_factor, recency_factor, {**doc, "_bm25": score}))
+    ranked.sort(key=lambda row: -row[0])
+    hits: list[Hit] = []
+    for score, date_factor, recency_factor, doc in ranked:
+        if len(hits) >= pool:
+            break
         if options.min_score is not None and score < options.min_score:
             continue
         hit = build_hit(cfg, doc, score, units, options.snippet_lines, files, weights)
-        if hit is not None:
-            hits.append(hit)
-    return hits
+        if hit is None:
+            continue
+        if options.explain:
+            hit.explain = _explain(form, hit, weights, doc["_bm25"], date_factor, recency_factor)
+        hits.append(hit)
+    if options.budget:
+        return fit_budget(hits, options.budget, options.limit)
+    return hits[:options.limit]
+
+
+def _int_day(day: date) -> int:
+    return day.year * 10000 + day.month * 100 + day.day
+
+
+def _recency(day: int, now: int, half_life: float) -> float:
+    """A dated section loses up to half its score with age (half-life in days); an undated
+    (evergreen) section such as MEMORY.md or a topic file is never demoted."""
+    if not day or half_life <= 0:
+        return 1.0
+    from datetime import date
+
+    def as_date(value: int) -> date:
+        return date(value // 10000, value // 100 % 100, value % 100)
+
+    try:
+        age = max(0, (as_date(now) - as_date(day)).days)
+    except ValueError:
+        return 1.0
+    return 0.5 + 0.5 * 0.5 ** (age / half_life)
+
+
+def _explain(form: query_mod.QueryForm, hit: Hit, weights: list[float], bm25: float, date_factor: float,
+             recency_factor: float) -> dict[str, object]:
+    """Why a hit ranks where it does: the units it holds with their weights, the priors,
+    the snippet window."""
+    snippet: Snippet = hit.snippet  # type: ignore[assignment]
+    units = [*form.should, *form.must]
+    matched = {" ".join(units[u].tokens) if len(units[u].tokens) > 1 and not all(len(t) == 1 for t in units[u].tokens)
+               else "".join(units[u].tokens): round(weights[u], 3) for u in sorted(snippet.matched) if u < len(weights)}
+    out: dict[str, object] = {"bm25": round(bm25, 4), "units": matched}
+    if form.date_priors:
+        out["date_prior"] = {"ranges": [f"{low}-{high}" for low, high in form.date_priors],
+                             "factor": round(date_factor, 3)}
+    if recency_factor != 1.0:
+        out["recency"] = round(recency_factor, 3)
+    out["window"] = snippet.why
+    return out
+
+
+def fit_budget(hits: list[Hit], budget: int, limit: int) -> list[Hit]:
+    """As many hits as fit in `budget` LLM tokens (estimated), best first; a hit that does not
+    fit whole is cut to its best entry's line when that fits."""
+    from .analysis import estimate_tokens
+
+    kept: list[Hit] = []
+    used = 0
+    for hit in hits:
+        if len(kept) >= limit:
+            break
+        snippet: Snippet = hit.snippet  # type: ignore[assignment]
+        cost = estimate_tokens(snippet.text) + HIT_OVERHEAD_TOKENS
+        if used + cost > budget and snippet.lines:
+            row = next((k for k, n in enumerate(snippet.numbers) if n == snippet.best), 0)
+            hit.snippet = Snippet(snippet.best, [snippet.lines[row]], [snippet.spans[row]], [snippet.best],
+                                  snippet.best, snippet.why + "; cut to the best line for --budget")
+            hit.snippet.matched = snippet.matched
+            cost = estimate_tokens(snippet.lines[row]) + HIT_OVERHEAD_TOKENS
+        if used + cost > budget:
+            break
+        kept.append(hit)
+        used += cost
+    return kept
 
 
 def build_hit(cfg: Config, doc: dict, score: float, units: list[tuple[str, ...]], snippet_lines: int,

@@ -36,7 +36,7 @@ _LEAD = re.compile(r"^\s*(?:(?:[-*+]|\d{1,3}[.)])\s+)?(?:\[[^\]\n]{1,40}\]\s*)*(
 
 
 class Snippet:
-    __slots__ = ("line", "lines", "spans", "numbers", "best", "why", "weight")
+    __slots__ = ("line", "lines", "spans", "numbers", "best", "why", "weight", "matched")
 
     def __init__(self, line: int, lines: list[str], spans: list[list[tuple[int, int]]],
                  numbers: list[int | None] | None = None, best: int | None = None, why: str = "") -> None:
@@ -48,6 +48,7 @@ class Snippet:
         self.best = best if best is not None else line  # the best-matching line
         self.why = why  # how the window was chosen (for --explain)
         self.weight = 0.0  # the best entry's score
+        self.matched: set[int] = set()  # query units found anywhere in the section
 
     @property
     def text(self) -> str:
@@ -142,6 +143,7 @@ def make_snippet(body: str, body_line: int, units: list[tuple[str, ...]], max_li
     best_row = max(range(b_first, b_last + 1), key=lambda r: (sum(weights[u] for u in line_units[r]), -r))
     snippet = _build(lines, spans, sorted(chosen), body_line, best_row, why, weights, best_rows)
     snippet.weight = best_score
+    snippet.matched = {u for row in line_units for u in row}
     return snippet
 
 
