@@ -180,3 +180,35 @@ def test_filters_never_change_scores(cfg, workspace):
         assert filtered
         for h in filtered:
             assert h.score == pytest.approx(plain[(h.collection, h.path, h.anchor, h.line_start)], abs=1e-6)
+
+
+def test_a_date_in_the_question_is_a_prior_never_a_filter(cfg):
+    plain = search.search(cfg, "USDC decimals", SearchOptions(limit=20))
+    dated = search.search(cfg, "USDC decimals on 2026-02-28", SearchOptions(limit=20, now="2026-03-05", explain=True))
+    assert {h.path for h in plain} <= {h.path for h in dated}  # nothing filtered out
+    assert dated[0].date == "2026-02-28" and dated[0].explain["date_prior"]["factor"] > 1
+    assert search.search(cfg, "USDC", SearchOptions(when="2026-02-28", now="2026-03-05"))[0].date == "2026-02-28"
+    with pytest.raises(BadInputError):
+        search.search(cfg, "USDC", SearchOptions(when="whenever"))
+
+
+def test_recency_never_demotes_undated_files(cfg):
+    plain = {(h.path, h.line_start): h.score for h in search.search(cfg, "USDC decimals", SearchOptions(limit=20))}
+    recent = search.search(cfg, "USDC decimals", SearchOptions(limit=20, recency=7, now="2027-01-01"))
+    for h in recent:
+        if h.date is None:
+            assert h.score == pytest.approx(plain[(h.path, h.line_start)])
+        else:
+            assert h.score < plain[(h.path, h.line_start)]
+
+
+def test_a_query_with_a_matching_unit_never_returns_nothing(cfg):
+    # long Chinese questions whose bigrams miss still find the characters
+    assert search.search(cfg, "我之前说的那个钱包余额到底是怎么回事来着")
+    assert search.search(cfg, "what did I say about the wallet?")
+
+
+def test_budget_returns_what_fits(cfg):
+    hits = search.search(cfg, "USDC decimals keys", SearchOptions(limit=50, budget=60))
+    from qmem.analysis import estimate_tokens
+    assert hits and sum(estimate_tokens(h.snippet.text) + search.HIT_OVERHEAD_TOKENS for h in hits) <= 60

@@ -32,3 +32,24 @@ def test_overlong_lines_are_clipped_around_the_match():
 
 def test_empty_body():
     assert make_snippet("", 3, [("a",)], 3).lines == []
+
+
+def test_window_follows_rare_units_not_common_ones():
+    """A line holding the rare unit beats a line holding more common ones (weights = IDF)."""
+    body = "- I did what I said\n- filler one\n- filler two\n- filler three\n- the adoption agency called"
+    units = [("i",), ("did",), ("what",), ("adopt",)]
+    snip = make_snippet(body, 1, units, 1, [0.1, 0.1, 0.1, 3.0])
+    assert snip.best == 5 and snip.lines == ["- the adoption agency called"]
+
+
+def test_two_strong_entries_far_apart_are_shown_with_a_gap():
+    body = "\n".join(["- alpha beta"] + [f"- filler {i}" for i in range(20)] + ["- alpha gamma"])
+    snip = make_snippet(body, 1, [("alpha",), ("beta",), ("gamma",)], 3, [1.0, 1.0, 1.0])
+    assert "…" in snip.lines and snip.numbers[0] == 1 and snip.numbers[-1] in (22, 2)
+    assert 22 in snip.numbers
+
+
+def test_clipped_line_keeps_its_lead():
+    line = "- [s3:t5] user: " + "words " * 100 + "needle here" + " tail" * 50
+    snip = make_snippet(line, 1, [("needl",)], 1)
+    assert snip.lines[0].startswith("- [s3:t5] user: …") and "needle" in snip.lines[0]

@@ -66,7 +66,7 @@ def _numbered(first: int, lines: list[str], color: bool, spans: list | None = No
     return out
 
 
-def hits_text(hits: list[Hit], color: bool = False, full: bool = False) -> str:
+def hits_text(hits: list[Hit], color: bool = False, full: bool = False, explain: bool = False) -> str:
     """One block per hit: `path:line`, breadcrumb, score; then numbered snippet lines."""
     blocks: list[str] = []
     for hit in hits:
@@ -79,8 +79,23 @@ def hits_text(hits: list[Hit], color: bool = False, full: bool = False) -> str:
         else:
             snip = hit.snippet
             block.extend(_numbered(snip.line, snip.lines, color, snip.spans, snip.numbers))
+        if explain and hit.explain:
+            block.extend(_paint(f"  ? {row}", _DIM, color) for row in explain_rows(hit.explain))
         blocks.append("\n".join(block))
     return "\n\n".join(blocks)
+
+
+def explain_rows(explain: dict) -> list[str]:
+    """`--explain` as text lines: BM25 and the matched units with their weights, priors, window."""
+    units = ", ".join(f"{unit} {weight:g}" for unit, weight in explain.get("units", {}).items())
+    rows = [f"bm25 {explain['bm25']:g}; units: {units or 'none'}"]
+    if "date_prior" in explain:
+        prior = explain["date_prior"]
+        rows.append(f"date prior ×{prior['factor']:g} (days {', '.join(prior['ranges'])})")
+    if "recency" in explain:
+        rows.append(f"recency ×{explain['recency']:g}")
+    rows.append(f"window: {explain['window']}")
+    return rows
 
 
 def hits_json(hits: list[Hit], full: bool = False) -> str:

@@ -384,6 +384,30 @@ def _explain(form: query_mod.QueryForm, hit: Hit, weights: list[float], bm25: fl
     return out
 
 
+def empty_reason(cfg: Config, text: str, options: SearchOptions) -> str:
+    """Why a search found nothing, in one phrase (for an empty answer)."""
+    form = build_form(text, options)
+    if not form.should and not form.must:
+        return "the query has no searchable words"
+    index = open_reader(cfg.data_dir)
+    searcher = index.searcher()
+    present = [u for u in [*form.should, *form.must]
+               if searcher.search(_unit_anywhere(index.schema, u.tokens), 1, count=True).count]
+    if not present:
+        return "no word of the query occurs in the indexed collections"
+    if form.must and any(u not in present for u in form.must):
+        return "a quoted phrase occurs nowhere"
+    return "the filters (collection, --type, --since/--until/--when, --path) or -exclusions leave no match"
+
+
+def _unit_anywhere(schema, tokens: tuple[str, ...]):  # noqa: ANN001, ANN202 - tantivy
+    from .index import unit_query
+    import tantivy
+
+    return tantivy.Query.boolean_query([(tantivy.Occur.Should, unit_query(schema, "body", tokens)),
+                                        (tantivy.Occur.Should, unit_query(schema, "heading", tokens))])
+
+
 def fit_budget(hits: list[Hit], budget: int, limit: int) -> list[Hit]:
     """As many hits as fit in `budget` LLM tokens (estimated), best first; a hit that does not
     fit whole is cut to its best entry's line when that fits."""

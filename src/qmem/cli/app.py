@@ -302,6 +302,11 @@ def search_cmd(
     path: Annotated[Optional[str], typer.Option("--path", metavar="GLOB", help="Glob on the file path, e.g. \"memory/2026-*\".")] = None,
     refresh: Annotated[bool, typer.Option("--refresh", help="Refresh stale collections first (never waits for a busy index).")] = False,
     hybrid: Annotated[bool, typer.Option("--hybrid", help="BM25 and vectors fused, like `qmem query` (needs qmem embed).")] = False,
+    now: Annotated[Optional[str], typer.Option("--now", metavar="DATE", help="The day relative dates count from (YYYY-MM-DD; default today).")] = None,
+    when: Annotated[Optional[str], typer.Option("--when", metavar="TEXT", help="Only sections of these days: \"last week\", \"yesterday\", \"5月2日\", \"上周\".")] = None,
+    recency: Annotated[Optional[float], typer.Option("--recency", metavar="DAYS", help="Favour recent dated sections (half-life in days); undated files are never demoted.")] = None,
+    explain: Annotated[bool, typer.Option("--explain", help="Per hit: matched units and weights, date prior, the window chosen.")] = False,
+    budget: Annotated[Optional[int], typer.Option("--budget", metavar="TOKENS", help="As many hits as fit in this many LLM tokens.")] = None,
 ) -> None:
     """Search the index (BM25; Chinese and mixed text welcome)."""
     args = SearchArgs()
@@ -315,6 +320,7 @@ def search_cmd(
     args.since, args.until, args.path = since, until, path
     args.refresh = refresh
     args.hybrid = hybrid
+    args.now, args.when, args.recency, args.explain, args.budget = now, when, recency, explain, budget
 
     def action() -> int:
         args.fmt = pick_format(as_json, files, md, fmt)

@@ -102,7 +102,7 @@ class SearchArgs:
     """A parsed `qmem search` command line."""
 
     __slots__ = ("config", "query", "collections", "limit", "fmt", "full", "min_score", "types", "since", "until", "path",
-                 "refresh", "hybrid", "vector_only")
+                 "refresh", "hybrid", "vector_only", "now", "when", "recency", "explain", "budget")
 
     def __init__(self) -> None:
         self.config: str | None = None
@@ -119,6 +119,11 @@ class SearchArgs:
         self.refresh = False
         self.hybrid = False
         self.vector_only = False
+        self.now: str | None = None
+        self.when: str | None = None
+        self.recency: float | None = None
+        self.explain = False
+        self.budget: int | None = None
 
 
 def pick_format(json_: bool, files: bool, md: bool, fmt: str | None) -> str:
@@ -149,10 +154,21 @@ def run_search(args: SearchArgs) -> int:
         path=args.path,
         min_score=args.min_score,
         snippet_lines=max(1, cfg.snippet_lines),  # --files reports the best line too
+        now=args.now,
+        when=args.when,
+        recency=args.recency,
+        explain=args.explain,
+        budget=args.budget,
     )
+    if args.budget is not None and args.budget < 1:
+        raise BadInputError("--budget must be at least 1 token")
+    if args.recency is not None and not (0 < args.recency < 1e6):
+        raise BadInputError("--recency is a half-life in days, above 0")
+    if args.budget and args.limit is None:
+        options.limit = max(options.limit, search.BUDGET_POOL)  # the budget decides how many
     search.check_limit(options.limit)
-    if not text and not (options.types or options.since or options.until or options.path):
-        raise BadInputError("give a query, or a filter (--type, --since, --until, --path) to list sections")
+    if not text and not (options.types or options.since or options.until or options.path or options.when):
+        raise BadInputError("give a query, or a filter (--type, --since, --until, --when, --path) to list sections")
     if args.refresh:
         from ..catalog import refresh_if_stale
 
@@ -179,6 +195,14 @@ def run_search(args: SearchArgs) -> int:
             raise _first_build_busy()
     from .. import render
 
+    if not hits and text and args.fmt in ("json", "openclaw", "text"):
+        reason = search.empty_reason(cfg, text, options)
+        if args.fmt == "openclaw":
+            emit(render.to_json({"results": [], "empty_reason": reason}))
+            return 0
+        err(f"no matches for {text!r}: {reason}")
+        if args.fmt == "text":
+            return 0
     if args.fmt == "json":
         emit(render.hits_json(hits, args.full))
     elif args.fmt == "files":
@@ -188,7 +212,7 @@ def run_search(args: SearchArgs) -> int:
     elif args.fmt == "openclaw":
         emit(render.hits_openclaw(hits))
     elif hits:
-        emit(render.hits_text(hits, use_color(), args.full))
+        emit(render.hits_text(hits, use_color(), args.full, args.explain))
     else:
         err(f"no matches for {text!r}" if text else "no matching sections")
     return 0

@@ -30,6 +30,11 @@ SEARCH_OPTIONS: dict[str, tuple[str, str]] = {
     "--path": ("path", "str"),
     "--refresh": ("refresh", "flag"),
     "--hybrid": ("hybrid", "flag"),
+    "--now": ("now", "str"),
+    "--when": ("when", "str"),
+    "--recency": ("recency", "float"),
+    "--explain": ("explain", "flag"),
+    "--budget": ("budget", "int"),
 }
 GET_OPTIONS: dict[str, tuple[str, str]] = {
     "-c": ("collections", "list"),
@@ -165,6 +170,11 @@ def try_fast(argv: list[str]) -> int | None:
             args.path = values.get("path")  # type: ignore[assignment]
             args.refresh = bool(values.get("refresh"))
             args.hybrid = bool(values.get("hybrid"))
+            args.now = values.get("now")  # type: ignore[assignment]
+            args.when = values.get("when")  # type: ignore[assignment]
+            args.recency = values.get("recency")  # type: ignore[assignment]
+            args.explain = bool(values.get("explain"))
+            args.budget = values.get("budget")  # type: ignore[assignment]
             flags = (bool(values.get("json")), bool(values.get("files")), bool(values.get("md")), values.get("format"))
             return guarded(lambda: _search(args, flags))
         values, words = parse(argv[1:], GET_OPTIONS)
