@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 _RETRIES = 5
 # A section from a day the question names scores (1 + DATE_PRIOR) times its BM25 score.
 DATE_PRIOR = 1.0
+DATE_BONUS = 0.5
 BUDGET_POOL = 50  # hits considered for --budget when -n is not given
 HIT_OVERHEAD_TOKENS = 24  # path, heading, score and JSON keys of one hit
 
@@ -284,6 +285,12 @@ def _ranked(cfg: Config, form: query_mod.QueryForm, limit: int,
             if query is not None:
                 docs.extend((score, searcher.doc(address).to_dict())
                             for score, address in searcher.search(query, limit, count=False).hits)
+            listing = dated.within(low, high)
+            listing.should, listing.must = [], []  # the named days' sections, whatever their words
+            query = compile_query(listing, index.schema)
+            if query is not None:
+                docs.extend((0.0, searcher.doc(address).to_dict())
+                            for _, address in searcher.search(query, limit, count=False).hits)
     return docs, unit_weights(searcher, index.schema, form) if docs else []
 
 
@@ -316,7 +323,11 @@ def _run(cfg: Config, form: query_mod.QueryForm, options: SearchOptions, reader:
         pool = max(pool, BUDGET_POOL)
     docs, weights = _ranked(cfg, form, pool, reader)
     now = _int_day(today(options)) if priors else 0
+    # a named day's section also earns half the weight of the query's best unit, so the day
+    # shows up even when its words differ from the question's (the same for every hit)
+    date_bonus = DATE_BONUS * max(weights, default=0.0) if form.date_priors else 0.0
     seen: set[tuple[str, str, int]] = set()
+    docs.sort(key=lambda row: -row[0])  # a section listed twice keeps its text score
     ranked: list[tuple[float, float, float, dict]] = []
     for score, doc in docs:
         key = (doc["collection"][0], doc["path"][0], doc["line_start"][0])
@@ -324,9 +335,11 @@ def _run(cfg: Config, form: query_mod.QueryForm, options: SearchOptions, reader:
             continue
         seen.add(key)
         day = doc["date"][0]
-        date_factor = 1.0 + DATE_PRIOR if any(low <= day <= high for low, high in form.date_priors) else 1.0
+        in_range = any(low <= day <= high for low, high in form.date_priors)
+        date_factor = 1.0 + DATE_PRIOR if in_range else 1.0
         recency_factor = _recency(day, now, options.recency) if options.recency else 1.0
-        ranked.append((score * date_factor * recency_factor, date_factor, recency_factor, {**doc, "_bm25": score}))
+        final = (score * date_factor + (date_bonus if in_range else 0.0)) * recency_factor
+        ranked.append((final, date_factor, recency_factor, {**doc, "_bm25": score}))
     ranked.sort(key=lambda row: -row[0])
     hits: list[Hit] = []
     for score, date_factor, recency_factor, doc in ranked:
