@@ -42,7 +42,9 @@ def test_search_format_openclaw(cli, indexed):
     assert set(first) == {"path", "startLine", "endLine", "score", "snippet", "source", "citation"}
     assert first["source"] == "memory" and first["path"] == "MEMORY.md"
     assert first["citation"] == f"MEMORY.md#L{first['startLine']}-L{first['endLine']}"
-    assert json.loads(cli("search", "nothingmatches", "--format", "openclaw").out) == {"results": []}
+    empty = json.loads(cli("search", "nothingmatches", "--format", "openclaw").out)
+    assert empty["results"] == [] and "no word of the query" in empty["empty_reason"]
+    assert json.loads(cli("search", "nothingmatches", "--json").out) == []  # the array shape stays
 
 
 def test_memory_get_window_shape(indexed):
