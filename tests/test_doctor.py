@@ -99,6 +99,19 @@ def test_data_folder_of_a_config_that_is_gone(cli, indexed, workspace, tmp_path)
     assert cli("doctor").code == 0 and os.path.isdir(config.load().data_dir)  # ours untouched
 
 
+def test_damaged_index_and_its_fix(cli, indexed):
+    from qmem.layout import tantivy_dir
+
+    meta = os.path.join(tantivy_dir(config.load().data_dir), "meta.json")
+    with open(meta, "w", encoding="utf-8") as handle:
+        handle.write("{not json")
+    res = cli("doctor")
+    [line] = problems(res)
+    assert line.startswith("PROBLEM  index      the index in ") and "is damaged" in line
+    assert line.endswith("→ fix: qmem index (rebuilds it from your files)")
+    assert cli("index", "-q").code == 0 and cli("doctor").code == 0
+
+
 def test_boot_over_budget(cli, indexed, tmp_path):
     cfg_file = tmp_path / "config" / "collections.toml"
     cfg_file.write_text(cfg_file.read_text(encoding="utf-8") + "\n[memory]\nboot_budget = 60\n", encoding="utf-8")

@@ -125,11 +125,17 @@ def check_roots(cfg: config_mod.Config) -> Check:
 def check_index(cfg: config_mod.Config) -> Check:
     from . import manifest as manifests
     from .errors import IndexMissingError
-    from .index import open_reader
+    from .index import open_reader, probe
+    from .layout import tantivy_dir
 
     check = Check("index")
     if not cfg.collections:
         check.detail = "nothing to index yet"
+        return check
+    damage = probe(cfg.data_dir)
+    if damage:
+        check.fail(f"the index in {tantivy_dir(cfg.data_dir)} is damaged ({damage})",
+                   f"qmem{_flag(cfg)} index (rebuilds it from your files)")
         return check
     try:
         index = open_reader(cfg.data_dir)
