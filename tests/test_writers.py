@@ -197,6 +197,7 @@ def test_distill_after_migrate_never_duplicates_and_rollback_needs_no_force(tmp_
     assert moved["memory/domains/identity/profile.md"] == "memory/profile.md"
     assert "prefers tea" in read(os.path.join(ws.memory_dir, "profile.md"))
     assert read(ws.memory_md) == with_stats and not os.path.exists(ws.domains)
+    assert not [n for n in os.listdir(ws.memory_dir) if n.endswith("-distilled.md")]  # back under distill's own names
 
 
 # -- 5. distill takes the writers' lock and re-reads under it ---------------------------------------

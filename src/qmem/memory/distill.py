@@ -28,7 +28,8 @@ from ..fsutil import rewrite_locked
 from . import entries
 from . import tree as tree_mod
 from .workspace import (  # noqa: F401 - the markers are re-exported for callers of this module
-    PROVENANCE, STATS_END, STATS_START, SUMMARY_END, SUMMARY_START, Workspace, bare, line_ending, raw_lines,
+    DISTILLED_SUFFIX, PROVENANCE, STATS_END, STATS_START, SUMMARY_END, SUMMARY_START, Workspace, bare, line_ending,
+    raw_lines,
 )
 
 ROUTES = {"P": "profile.md", "E": "events.md", "K": "knowledge.md", "B": "behaviors.md", "S": "skills.md",
@@ -85,7 +86,7 @@ def routes(ws: Workspace, memory_config: dict[str, object] | None, config_file: 
         if ws.has_tree:
             rel = f"{TREE_DOMAINS[letter]}/{name}"
             if rel in migrated:  # never edit what migrate wrote: rollback gives it back as it was
-                rel = f"{rel[:-3]}-distilled.md"
+                rel = rel[:-3] + DISTILLED_SUFFIX
             out[letter] = os.path.join(ws.domains, rel)
         else:
             out[letter] = os.path.join(ws.memory_dir, name)

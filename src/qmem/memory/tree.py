@@ -39,7 +39,7 @@ from .tree_shape import (  # noqa: F401 - the tree's shape, re-exported for call
     _LINE, DOMAINS_HEADING, INDEX_NAME, ROOT_TITLE, Branch, Leaf, Part, Plan, _all_branches, branch_index,
     generated_title, leaf_slug, pinned_core, plan, root_index, root_separator, scan_branches, split, summary_line,
 )
-from .workspace import STATS_END, STATS_START, Workspace, distilled_only, without_block
+from .workspace import DISTILLED_SUFFIX, STATS_END, STATS_START, Workspace, distilled_only, without_block
 
 MANIFEST = ".qmem-tree.json"
 STAGING = ".qmem-staging"
@@ -632,7 +632,10 @@ def rollback(ws: Workspace, *, force: bool = False) -> TreeResult:
     for path in added:
         _rescue_file(ws, path, result, "added after migrate")
     for path in distilled:
-        target = os.path.join(ws.memory_dir, os.path.basename(path))
+        name = os.path.basename(path)
+        if name.endswith(DISTILLED_SUFFIX):
+            name = name[:-len(DISTILLED_SUFFIX)] + ".md"  # where distill writes without a tree
+        target = os.path.join(ws.memory_dir, name)
         if os.path.lexists(target):
             _rescue_file(ws, path, result, "distilled topic file (memory/ has one of that name)")
         else:

@@ -21,6 +21,7 @@ _DAILY = re.compile(r"^(\d{4}-\d{2}-\d{2})\.md$")
 # Blocks and lines that qmem itself writes into memory files (distill's summaries and stats).
 SUMMARY_START, SUMMARY_END = "<!-- qmem:summary -->", "<!-- /qmem:summary -->"
 STATS_START, STATS_END = "<!-- qmem:stats -->", "<!-- /qmem:stats -->"
+DISTILLED_SUFFIX = "-distilled.md"  # distill's topic file beside a tree leaf of the same name
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
 PROVENANCE = re.compile(r"\s\((\d{4}-\d{2}-\d{2}(?:, \d{4}-\d{2}-\d{2})*)\) \[log\]\(([^)\s]+)\)$")
 
