@@ -81,9 +81,11 @@ def test_two_configs_sharing_a_data_folder_never_remove_each_others_index(tmp_pa
     agents = [Agent(tmp_path, "agent-a", "alpha"), Agent(tmp_path, "agent-b", "bravo")]
     position = [0, 0]
     for who in order:
-        agent = agents[who]
+        agent, other_folder = agents[who], agents[1 - who].cfg().data_dir
+        untouched = files_under(other_folder)
         agent.steps[position[who]]()
         position[who] += 1
+        assert files_under(other_folder) == untouched  # one config's step never writes in the other's folder
         for other in agents:
             if position[agents.index(other)] == 0:
                 continue

@@ -24,12 +24,12 @@ def hold():
         time.sleep(0.02)
 
 if point == "before-open":  # the write lock taken, no index folder yet
-    real_probe = sync.probe
-    def probe(data_dir):
+    real_inspect = sync.inspect
+    def inspect(data_dir):
         assert not os.path.exists(os.path.join(index.tantivy_dir(data_dir), "meta.json"))
         hold()
-        return real_probe(data_dir)
-    sync.probe = probe
+        return real_inspect(data_dir)
+    sync.inspect = inspect
 else:  # documents added, nothing committed: an empty index exists
     real_add = index.Writer.add_sections
     def add(self, *args):

@@ -277,3 +277,19 @@ def test_searches_leave_no_open_files_behind(cfg):
     for _ in range(50):
         search.search(cfg, "USDC 私钥")
     assert len(os.listdir("/proc/self/fd")) <= before + 2
+
+
+def test_index_and_manifests_that_disagree_are_rebuilt(tmp_path):
+    """Sections the manifests do not know of (a crash of an older qmem, a hand-edited data
+    folder) are found by counting and the index rebuilt: the result equals a fresh build."""
+    from qmem import index, markdown
+
+    cfg, root = setup_collection(tmp_path, 6)
+    sync.refresh(cfg)
+    with index.Writer(cfg.data_dir, 1) as writer:  # a ghost file: in the index, in no manifest, on no disk
+        writer.add_sections("main", "memory/ghost.md", markdown.parse("# ghost\n- [K] wallet quokka\n"))
+        writer.commit()
+    report = sync.refresh(cfg)
+    assert "manifests list" in report.healed
+    assert index_snapshot(cfg.data_dir) == fresh_build(cfg, tmp_path, "fresh")
+    assert not sync.refresh(cfg).healed  # and it stays healed

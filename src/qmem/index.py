@@ -86,15 +86,19 @@ def check(data_dir: str) -> str | None:
 def probe(data_dir: str) -> str | None:
     """Like `check`, then open the index and a searcher (Tantivy checks every segment file's
     footer): why the index is unusable, or None."""
+    return inspect(data_dir)[0]
+
+
+def inspect(data_dir: str) -> tuple[str | None, int]:
+    """(why the index is unusable or None, how many documents it holds: -1 when unknown)."""
     problem = check(data_dir)
     if problem or not os.path.exists(os.path.join(tantivy_dir(data_dir), "meta.json")):
-        return problem
+        return problem, -1
     try:
         index = tantivy.Index.open(tantivy_dir(data_dir))
-        index.searcher()
+        return None, index.searcher().num_docs
     except Exception as exc:  # ValueError, or a pyo3 PanicException from a damaged file
-        return _reason(exc)
-    return None
+        return _reason(exc), -1
 
 
 def _reason(exc: BaseException) -> str:

@@ -132,6 +132,14 @@ def remove(data_dir: str, collection: str) -> None:
             pass
 
 
+def pending_intents(data_dir: str) -> bool:
+    """True when some refresh stopped between its commit and its manifest."""
+    try:
+        return any(n.endswith(".intent") and not n.startswith(".") for n in os.listdir(manifest_dir(data_dir)))
+    except OSError:
+        return False
+
+
 def stored_collections(data_dir: str) -> list[str]:
     """Collections the index may hold sections of: those with a manifest or an intent."""
     try:

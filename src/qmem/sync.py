@@ -17,7 +17,7 @@ from . import manifest as manifests
 from . import markdown
 from .config import Collection, Config
 from .errors import DataFolderError, IndexCorruptError
-from .index import Writer, check, probe, remove_stale_versions, unusable_path
+from .index import Writer, check, inspect, remove_stale_versions, unusable_path
 from .layout import adopt, claim, stale_versions, tantivy_dir, version_dir
 from .scan import FileInfo, scan
 
@@ -144,7 +144,16 @@ def _refresh(cfg: Config, names: list[str] | None, full: bool, progress: Progres
         if writer.created and not manifests.stored_collections(cfg.data_dir):
             report.adopted_from = _adopt_legacy(cfg)
             writer.created = not os.path.exists(os.path.join(tantivy_dir(cfg.data_dir), "meta.json"))
-        problem = damaged or probe(cfg.data_dir)
+        problem, docs = (damaged, -1) if damaged else inspect(cfg.data_dir)
+        loaded: dict[str, manifests.Manifest] = {}
+        if not problem and docs >= 0 and not manifests.pending_intents(cfg.data_dir):
+            # The manifests say what the index holds; when the counts disagree (a crash qmem
+            # could not see, a hand-edited or older data folder), neither can be trusted.
+            loaded = {name: manifests.load(cfg.data_dir, name) for name in manifests.stored_collections(cfg.data_dir)}
+            expected = sum(m.sections for m in loaded.values())
+            if expected != docs:
+                problem = f"it holds {docs} sections where its manifests list {expected}"
+                loaded = {}
         if problem:
             report.healed = problem
             writer.reset()
@@ -162,7 +171,8 @@ def _refresh(cfg: Config, names: list[str] | None, full: bool, progress: Progres
         dirty = bool(report.purged)
         touched: dict[str, set[str]] = {}
         for coll in selected:
-            result, saved, changed, files_changed, paths = _refresh_collection(writer, cfg, coll, full, progress)
+            result, saved, changed, files_changed, paths = _refresh_collection(writer, cfg, coll, full, progress,
+                                                                               loaded.get(coll.name))
             report.collections.append(result)
             dirty = dirty or changed
             if paths:
@@ -208,6 +218,7 @@ def _refresh_collection(
     coll: Collection,
     full: bool,
     progress: Progress | None,
+    old: manifests.Manifest | None = None,
 ) -> tuple[CollectionReport, manifests.Manifest | None, bool, bool, set[str]]:
     """(report, new manifest, index changed, manifest entries changed, paths replaced or deleted)."""
     result = CollectionReport(coll.name)
@@ -215,7 +226,7 @@ def _refresh_collection(
         result.skipped_root = True
         result.warnings.append(f"{coll.path}: collection root is missing; index left as it was")
         return result, None, False, False, set()
-    old = manifests.load(cfg.data_dir, coll.name)
+    old = old or manifests.load(cfg.data_dir, coll.name)
     touched: set[str] = set()
     if full or old.root != coll.path:
         result.full = True
