@@ -152,9 +152,37 @@ def test_legacy_shared_folder_is_reused_by_each_config_and_never_removed(tmp_pat
     monkeypatch.setattr(sync, "read_sections", lambda info: reads.append(info.rel) or real(info))
     report = sync.refresh(b.cfg())
     assert report.adopted_from == legacy and reads == []  # linked, not rebuilt
+    assert report.adopted == ["tantivy", "manifests"]
     assert found(b.file, "bravo") == {"bravo-notes"}
     report = sync.refresh(a.cfg())  # nothing of a's in the shared folder any more: built afresh
     assert report.adopted_from == "" and found(a.file, "alpha") == {"alpha-notes"}
     assert files_under(legacy) == before  # the legacy folder is never changed or removed
     assert [f.legacy for f in layout.data_folders(a.cfg().data_root)] == [False, False, True]
     assert index_snapshot(b.cfg().data_dir) == both
+
+
+def test_legacy_folder_of_an_older_schema_gives_its_vectors_only(tmp_path):
+    a = Agent(tmp_path, "agent-a", "alpha")
+    cfg = a.cfg()
+    config.add_collection(cfg, config.Collection("notes", a.roots["x"]))
+    old = os.path.join(cfg.data_root, "v1")  # what qmem with schema 1 and one shared folder left
+    for name, root in (("notes", a.roots["x"]), ("someone-elses", a.roots["z"])):
+        os.makedirs(os.path.join(old, "vectors", name))
+        write_json(os.path.join(old, "manifests", f"{name}.json"), {"v": 1, "root": root, "files": {}})
+        write_json(os.path.join(old, "vectors", name, "meta.json"), {"model": "m", "dim": 2, "gen": 1})
+    write_json(os.path.join(old, "tantivy", "meta.json"), {"segments": []})  # schema 1: not reusable
+    before = files_under(old)
+    report = sync.refresh(a.cfg())
+    assert report.adopted_from == old and report.adopted == ["vectors/notes"]
+    ours = os.path.join(layout.version_dir(a.cfg().data_dir), "vectors", "notes", "meta.json")
+    assert os.path.samefile(ours, os.path.join(old, "vectors", "notes", "meta.json"))  # linked, not re-embedded
+    assert report.collections[0].added == 2  # the index itself is rebuilt from the Markdown
+    assert found(a.file, "alpha") == {"notes"}
+    assert files_under(old) == before
+    assert not os.path.exists(os.path.join(layout.version_dir(a.cfg().data_dir), "vectors", "someone-elses"))
+
+
+def write_json(path: str, data: object) -> None:
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as handle:
+        json.dump(data, handle)

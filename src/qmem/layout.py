@@ -162,15 +162,17 @@ def legacy_versions(data_root: str) -> list[str]:
     return sorted(n for n in names if _VERSION.match(n) and os.path.isdir(os.path.join(data_root, n)))
 
 
-def adopt(legacy_version_dir: str, data_dir: str) -> list[str]:
-    """Give `data_dir` a copy of a legacy index folder's contents (tantivy/, manifests/,
-    vectors/), as hard links where the file system allows (segment and manifest files are
-    never rewritten in place, only replaced, so links are safe) and as copies otherwise.
+def adopt(legacy_version_dir: str, data_dir: str, whole_index: bool, vector_collections: list[str]) -> list[str]:
+    """Give `data_dir` a copy of parts of a legacy index folder: its `tantivy/` and
+    `manifests/` when `whole_index` (same schema version), and the vector stores of
+    `vector_collections` (keyed by section content, so valid across schema versions). Hard
+    links where the file system allows (qmem and Tantivy never rewrite these files in place,
+    they replace them), copies otherwise.
 
     The legacy folder is left exactly as it was: other configs may still need it. Each part
     is copied into a temporary name and renamed into place, so a crash leaves either no
     part or a whole one; a part already present is kept. Call it under the config's write
-    lock. Returns the parts copied."""
+    lock. Returns the parts copied (`tantivy`, `manifests`, `vectors/<collection>`)."""
     import shutil
 
     def link(src: str, dst: str) -> None:
@@ -180,16 +182,17 @@ def adopt(legacy_version_dir: str, data_dir: str) -> list[str]:
             shutil.copy2(src, dst)
 
     target = version_dir(data_dir)
+    parts = (["tantivy", "manifests"] if whole_index else []) + [f"vectors/{c}" for c in vector_collections]
     copied = []
-    for part in ("tantivy", "manifests", "vectors"):
+    for part in parts:
         src = os.path.join(legacy_version_dir, part)
         dst = os.path.join(target, part)
         if not os.path.isdir(src) or os.path.lexists(dst):
             continue
-        tmp = os.path.join(target, f".adopt-{part}-{os.getpid()}")
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
+        tmp = os.path.join(os.path.dirname(dst), f".adopt-{os.path.basename(part)}-{os.getpid()}")
         shutil.rmtree(tmp, ignore_errors=True)
-        shutil.copytree(src, tmp, symlinks=True, copy_function=link,
-                        ignore=shutil.ignore_patterns("*.lock", ".tantivy-*.lock"))
+        shutil.copytree(src, tmp, symlinks=True, copy_function=link, ignore=shutil.ignore_patterns("*.lock"))
         os.rename(tmp, dst)
         copied.append(part)
     return copied

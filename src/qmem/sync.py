@@ -18,7 +18,7 @@ from . import markdown
 from .config import Collection, Config
 from .errors import DataFolderError, IndexCorruptError
 from .index import Writer, check, inspect, remove_stale_versions, unusable_path
-from .layout import adopt, claim, stale_versions, tantivy_dir, version_dir
+from .layout import adopt, claim, legacy_versions, stale_versions, tantivy_dir, version_dir
 from .scan import FileInfo, scan
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
@@ -49,7 +49,7 @@ class CollectionReport:
 
 
 class RefreshReport:
-    __slots__ = ("collections", "purged", "rebuilt_from", "healed", "adopted_from", "seconds", "committed")
+    __slots__ = ("collections", "purged", "rebuilt_from", "healed", "adopted_from", "adopted", "seconds", "committed")
 
     def __init__(self) -> None:
         self.collections: list[CollectionReport] = []
@@ -57,6 +57,7 @@ class RefreshReport:
         self.rebuilt_from: list[str] = []  # index folders of another schema version, replaced
         self.healed = ""  # why the index was damaged and rebuilt from scratch ("" = it was fine)
         self.adopted_from = ""  # the legacy shared index folder this config's data was linked from
+        self.adopted: list[str] = []  # what was linked from it: tantivy, manifests, vectors/<collection>
         self.seconds = 0.0
         self.committed = False
 
@@ -67,6 +68,7 @@ class RefreshReport:
             "rebuilt_from": self.rebuilt_from,
             "healed": self.healed,
             "adopted_from": self.adopted_from,
+            "adopted": self.adopted,
             "seconds": round(self.seconds, 4),
             "committed": self.committed,
         }
@@ -142,7 +144,7 @@ def _refresh(cfg: Config, names: list[str] | None, full: bool, progress: Progres
     report.rebuilt_from = stale_versions(cfg.data_dir)
     with Writer(cfg.data_dir, cfg.lock_timeout) as writer:
         if writer.created and not manifests.stored_collections(cfg.data_dir):
-            report.adopted_from = _adopt_legacy(cfg)
+            report.adopted_from, report.adopted = _adopt_legacy(cfg)
             writer.created = not os.path.exists(os.path.join(tantivy_dir(cfg.data_dir), "meta.json"))
         problem, docs = (damaged, -1) if damaged else inspect(cfg.data_dir)
         loaded: dict[str, manifests.Manifest] = {}
@@ -197,19 +199,47 @@ def _refresh(cfg: Config, names: list[str] | None, full: bool, progress: Progres
     return report
 
 
-def _adopt_legacy(cfg: Config) -> str:
-    """The first refresh of a config with no data of its own reuses the shared index of an
-    older qmem (`<data root>/v1`) when it holds one of this config's collections: linked,
-    never moved, so other configs that shared it keep it too. Collections of other configs
-    in the copy are purged and differing roots rebuilt by the refresh that follows."""
-    legacy_root = cfg.data_root
-    legacy = version_dir(legacy_root)
-    if os.path.realpath(legacy) == os.path.realpath(version_dir(cfg.data_dir)) or not os.path.isdir(legacy):
-        return ""
-    mine = any(manifests.load(legacy_root, c.name).root == c.path for c in cfg.collections.values())
-    if not mine or check(legacy_root) is not None:
-        return ""
-    return legacy if adopt(legacy, cfg.data_dir) else ""
+def _adopt_legacy(cfg: Config) -> tuple[str, list[str]]:
+    """The first refresh of a config with no data of its own reuses what the shared folder of
+    an older qmem (`<data root>/v<N>`) holds for this config's collections (same name, same
+    root): the whole index when its schema is current, else only the vectors (keyed by section
+    content, so they stay valid; the index is rebuilt from the Markdown). Linked, never moved:
+    other configs that shared the folder keep it. Returns (folder, parts copied)."""
+    own = os.path.realpath(version_dir(cfg.data_dir))
+    for name in reversed(legacy_versions(cfg.data_root)):  # newest first
+        folder = os.path.join(cfg.data_root, name)
+        if os.path.realpath(folder) == own:
+            continue
+        roots = _legacy_roots(folder)
+        mine = sorted(c.name for c in cfg.collections.values() if roots.get(c.name) == c.path)
+        if not mine:
+            continue
+        whole = os.path.realpath(folder) == os.path.realpath(version_dir(cfg.data_root)) and check(cfg.data_root) is None
+        copied = adopt(folder, cfg.data_dir, whole, mine)
+        return (folder, copied) if copied else ("", [])
+    return "", []
+
+
+def _legacy_roots(folder: str) -> dict[str, str]:
+    """Collection name → root, from the manifests of a legacy folder (any manifest version)."""
+    import json
+
+    found: dict[str, str] = {}
+    try:
+        names = os.listdir(os.path.join(folder, "manifests"))
+    except OSError:
+        return found
+    for name in names:
+        if not name.endswith(".json") or name.startswith("."):
+            continue
+        try:
+            with open(os.path.join(folder, "manifests", name), "rb") as handle:
+                root = json.loads(handle.read()).get("root")
+        except (OSError, ValueError, AttributeError):
+            continue
+        if isinstance(root, str):
+            found[name[:-5]] = root
+    return found
 
 
 def _refresh_collection(

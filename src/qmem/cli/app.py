@@ -198,7 +198,8 @@ def _warn(report) -> None:  # noqa: ANN001 - qmem.sync.RefreshReport
     if report.healed:
         sys.stderr.write(f"qmem: warning: the index was damaged ({report.healed}); rebuilt it from the Markdown files\n")
     if report.adopted_from:
-        sys.stderr.write(f"qmem: reused the shared index of an older qmem ({report.adopted_from}, left in place)\n")
+        sys.stderr.write(f"qmem: reused {', '.join(report.adopted)} from the shared folder of an older qmem "
+                         f"({report.adopted_from}, left in place)\n")
     for c in report.collections:
         for warning in c.warnings:
             sys.stderr.write(f"qmem: warning: {c.name}: {warning}\n")

@@ -260,7 +260,7 @@ def build_missing_index(cfg: object) -> None:
         cfg.lock_timeout = timeout  # type: ignore[attr-defined]
         progress.close()
     if report.adopted_from:
-        err(f"reusing the shared index of an older qmem ({report.adopted_from}, left in place) for this config")
+        err(f"reused {', '.join(report.adopted)} from the shared folder of an older qmem ({report.adopted_from}, left in place)")
 
 
 def rebuild_damaged_index(cfg: object, problem: Exception) -> None:
