@@ -342,8 +342,9 @@ def _run(cfg: Config, form: query_mod.QueryForm, options: SearchOptions, reader:
         ranked.append((final, date_factor, recency_factor, {**doc, "_bm25": score}))
     ranked.sort(key=lambda row: -row[0])
     hits: list[Hit] = []
+    wanted = pool if options.budget else options.limit
     for score, date_factor, recency_factor, doc in ranked:
-        if len(hits) >= pool:
+        if len(hits) >= wanted:
             break
         if options.min_score is not None and score < options.min_score:
             continue

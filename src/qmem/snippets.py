@@ -165,7 +165,7 @@ def _starts_entry(line: str) -> bool:
 
 def _mark(body: str, lines: list[str], units: list[tuple[str, ...]]
           ) -> tuple[list[dict[int, int]], list[list[tuple[int, int, int]]], list[int]]:
-    """Per line: {unit: occurrences}, highlight spans (start, end, unit), token count."""
+    """Per line: {unit: occurrences}, highlight spans (start, end, unit), length in characters."""
     starts = [0]
     for line in lines[:-1]:
         starts.append(starts[-1] + len(line) + 1)
@@ -173,9 +173,7 @@ def _mark(body: str, lines: list[str], units: list[tuple[str, ...]]
     texts = [t.text for t in toks]
     line_units: list[dict[int, int]] = [{} for _ in lines]
     spans: list[list[tuple[int, int, int]]] = [[] for _ in lines]
-    line_len = [0] * len(lines)
-    for tok in toks:
-        line_len[bisect_right(starts, tok.char_offset_from) - 1] += 1
+    line_len = [len(line) for line in lines]  # characters: the entry length for normalisation
     if not units:
         return line_units, spans, line_len
 
