@@ -50,8 +50,10 @@ def check_invariants(ws: tree.Workspace, original: str, budget: int = tree.DEFAU
         for name in files:
             if name.endswith(".md") and name != tree.INDEX_NAME:
                 leaves[os.path.join(dirpath, name)] = open(os.path.join(dirpath, name), encoding="utf-8", newline="").read()
-    for part in parts:
-        assert part.text in root or part.text in leaves.values(), part.title
+    order = (tree.load_manifest(ws) or {}).get("order", [])
+    in_order = "".join(leaves.get(os.path.join(ws.domains, *rel.split("/")), "") for kind, rel in order if kind == "leaf")
+    for part in parts:  # a section over the leaf budget is a folder of leaves, consecutive in the order
+        assert part.text in root or part.text in leaves.values() or part.text in in_order, part.title
     for path in leaves:
         index = open(os.path.join(os.path.dirname(path), tree.INDEX_NAME), encoding="utf-8").read()
         assert f"### {os.path.basename(path)} (" in index

@@ -142,7 +142,12 @@ def is_cjk(token_text: str) -> bool:
 def estimate_tokens(text: str) -> int:
     """A cheap LLM-token estimate: one per CJK character, one per four other characters.
 
-    Close enough to real BPE counts to budget a boot context; no tokenizer model needed.
+    Han (Chinese characters, kanji), kana and hangul: one token each (BPE tokenizers spend one
+    to two on each). Everything else (Latin letters with or without accents, digits,
+    punctuation, other scripts, emoji): one per four characters, whitespace at the ends of each
+    run not counted. Close enough to real counts for English and CJK to budget a boot context;
+    it under-counts text in Cyrillic, Thai, Arabic or emoji, which real tokenizers split finer.
+    The one estimate used by the tree, boot, stats, the docs and the tests.
     """
     global _cjk_runs
     if _cjk_runs is None:

@@ -247,6 +247,15 @@ def tree_text(result: TreeResult) -> str:
             leaves = ", ".join(row["leaves"])  # type: ignore[arg-type]
             rows.append(f"  {name.ljust(width)}  {row['files']:>3} file{'' if row['files'] == 1 else 's'}  "
                         f"~{row['tokens']:>5} tokens  {leaves}")
+    if not result.sections:
+        rows.extend(f"kept in the root: {row['section']} ({row['why']})" for row in result.pinned)
+    for row in result.sections:  # migrate --explain
+        rows.append(f"  {row['section']} → {row['domain']}: {'; '.join(row['why'])}")  # type: ignore[arg-type]
+    if result.worst_read.get("leaf"):
+        share = f" = {result.worst_read['tokens'] / result.tokens_before:.0%} of the flat file" if result.tokens_before else ""
+        rows.append(f"costliest read: ~{result.worst_read['tokens']} tokens (root → index → "
+                    f"{result.worst_read['leaf']}){share}")
+    rows.extend(f"too big to split (no subheadings): {row['leaf']} (~{row['tokens']} tokens)" for row in result.oversize)
     if result.dry_run and result.written:
         rows.append("would write:")
         rows.extend(f"  {path}" for path in result.written)

@@ -44,12 +44,13 @@ def tree_migrate(
     force: Annotated[bool, typer.Option("--force", help="Restructure even a MEMORY.md under --min-tokens.")] = False,
     min_tokens: Annotated[int, typer.Option("--min-tokens", metavar="TOKENS", min=0, help="Refuse smaller files.")] = 1000,
     root_budget: BudgetOpt = 400,
+    explain: Annotated[bool, typer.Option("--explain", help="Show each section's domain and the cues that chose it.")] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Split MEMORY.md into memory/domains/<domain>/<leaf>.md with branch and root indexes."""
     _tree(ctx, as_json, lambda tree, cfg: tree.migrate(
         tree.Workspace(workspace), table(cfg, "tree"), dry_run=dry_run, force=force, min_tokens=min_tokens,
-        root_budget=root_budget, config_file=cfg.file))
+        root_budget=root_budget, config_file=cfg.file, explain=explain))
 
 
 @tree_app.command("reindex")
@@ -79,5 +80,5 @@ def tree_rollback(
 
 @tree_app.command("stats")
 def tree_stats(ctx: typer.Context, workspace: WorkspaceArg = None, as_json: JsonOpt = False) -> None:
-    """Boot tokens before → after, and files and tokens per domain."""
-    _tree(ctx, as_json, lambda tree, cfg: tree.stats(tree.Workspace(workspace)))
+    """Boot tokens before → after, files and tokens per domain, the costliest read, leaves too big."""
+    _tree(ctx, as_json, lambda tree, cfg: tree.stats(tree.Workspace(workspace), table(cfg, "tree")))

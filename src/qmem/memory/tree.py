@@ -37,7 +37,7 @@ from ..errors import BadInputError, QmemError
 from ..fsutil import atomic_write
 from .tree_shape import (  # noqa: F401 - the tree's shape, re-exported for callers of this module
     _LINE, DOMAINS_HEADING, INDEX_NAME, ROOT_TITLE, Branch, Leaf, Part, Plan, _all_branches, branch_index,
-    generated_title, leaf_slug, pinned_core, plan, root_index, root_separator, scan_branches, split, summary_line,
+    branches_from_plan, generated_title, leaf_budget, leaf_slug, pinned_core, plan, root_index, root_separator, scan_branches, split, summary_line,
 )
 from .workspace import DISTILLED_SUFFIX, STATS_END, STATS_START, Workspace, distilled_only, without_block
 
@@ -142,6 +142,10 @@ class TreeResult:
         self.removed: list[str] = []
         self.refreshed: list[str] = []
         self.warnings: list[str] = []
+        self.pinned: list[dict[str, str]] = []  # sections kept in the root: {"section", "why"}
+        self.sections: list[dict[str, object]] = []  # with explain: every section's domain and cues
+        self.oversize: list[dict[str, object]] = []  # leaves over the leaf budget with nothing to cut at
+        self.worst_read: dict[str, object] = {}  # the costliest root → index(es) → leaf read
 
     @property
     def reduction(self) -> float:
@@ -186,8 +190,10 @@ def migrate(
     root_budget: int = DEFAULT_ROOT_BUDGET,
     config_file: str = "",
     day: str | None = None,
+    explain: bool = False,
 ) -> TreeResult:
-    """Restructure MEMORY.md into the tree (see the module docstring)."""
+    """Restructure MEMORY.md into the tree (see the module docstring). With `explain`, the
+    result lists every section with its domain and the cues that chose it."""
     tree_config = tree_config or {}
     result = TreeResult("migrate", ws.root)
     result.dry_run = dry_run
@@ -221,7 +227,7 @@ def migrate(
     if not the_plan.leaves:
         raise TreeError("MEMORY.md has no sections to move (all pinned or empty)")
     day = day or time.strftime("%Y-%m-%d")
-    branches = _branches_from_plan(the_plan)
+    branches = branches_from_plan(the_plan)
     core = pinned_core(the_plan)
     root, fits = root_index(core, branches, root_budget)
     result.tokens_after = estimate_tokens(root)
@@ -230,8 +236,10 @@ def migrate(
         result.warnings.append(f"the root index is ~{result.tokens_after} tokens, over the {root_budget}-token "
                                f"budget even with leaf lists and summaries cut (the pinned core is large)")
     result.domains = _domain_rows(branches)
-    leaves = {f"{p.domain}/{p.slug}.md": p.text for p in the_plan.leaves}
-    indexes = {f"{b.name}/{INDEX_NAME}": branch_index(b, day) for b in branches}
+    leaves = {rel: body for p in the_plan.leaves for rel, body in p.files}
+    indexes = {f"{b.name}/{INDEX_NAME}": branch_index(b, day) for b in _all_branches(branches)}
+    _report_plan(the_plan, result, explain)
+    result.worst_read = worst_read(root, indexes, leaves)
     result.written = [f"memory/domains/{rel}" for rel in sorted({**leaves, **indexes})] + ["MEMORY.md"]
     if dry_run:
         result.message = "dry run: nothing written"
@@ -275,8 +283,44 @@ def _order(the_plan: Plan) -> list[list[object]]:
         if part.pinned:
             order.append(["root", len(part.text)])
         else:
-            order.append(["leaf", f"{part.domain}/{part.slug}.md"])
+            order.extend(["leaf", rel] for rel, _ in part.files)
     return order
+
+
+def _report_plan(the_plan: Plan, result: TreeResult, explain: bool) -> None:
+    """Which sections stay in the root and why; leaves still too big; with explain, every
+    section's domain and the cues that chose it."""
+    for part in the_plan.parts:
+        verdict = part.verdict
+        if part.pinned and verdict is not None:
+            result.pinned.append({"section": part.title, "why": verdict.pin_reason})
+            if verdict.secrets:
+                result.warnings.append(f"pinned section {part.title!r} holds a secret (line "
+                                       f"{verdict.secrets[0][0] + 1}); it stays in the root verbatim")
+        for rel, body in part.files:
+            tokens = estimate_tokens(body)
+            if tokens > the_plan.leaf_budget:
+                result.oversize.append({"leaf": f"memory/domains/{rel}", "tokens": tokens})
+        if explain and verdict is not None:
+            result.sections.append({"section": part.title, "line": part.line,
+                                    "domain": "(root: pinned)" if part.pinned else part.domain,
+                                    "why": [verdict.pin_reason] if part.pinned else verdict.cues,
+                                    "files": [f"memory/domains/{rel}" for rel, _ in part.files]})
+
+
+def worst_read(root: str, indexes: dict[str, str], leaves: dict[str, str]) -> dict[str, object]:
+    """The costliest read an agent makes to reach one leaf: the root, every `_index.md` on
+    the way down, then the leaf (tokens, and the path)."""
+    base = estimate_tokens(root)
+    index_tokens = {rel.rsplit("/", 1)[0]: estimate_tokens(body) for rel, body in indexes.items()}
+    worst: dict[str, object] = {"tokens": base, "leaf": ""}
+    for rel, body in leaves.items():
+        folders = rel.split("/")[:-1]
+        cost = base + estimate_tokens(body) + sum(index_tokens.get("/".join(folders[:k]), 0)
+                                                  for k in range(1, len(folders) + 1))
+        if cost > worst["tokens"]:  # type: ignore[operator]
+            worst = {"tokens": cost, "leaf": f"memory/domains/{rel}"}
+    return worst
 
 
 def reassemble(ws: Workspace) -> bytes:
@@ -334,16 +378,6 @@ def _files_under(folder: str) -> list[str]:
         dirnames[:] = sorted(d for d in dirnames if d not in links)
         found.extend(os.path.join(dirpath, n) for n in sorted(files + links))
     return sorted(found)
-
-
-def _branches_from_plan(the_plan: Plan) -> list[Branch]:
-    branches = []
-    for domain, parts in the_plan.by_domain().items():
-        branch = Branch(domain)
-        for part in sorted(parts, key=lambda p: p.slug):
-            branch.leaves.append(Leaf(f"{part.slug}.md", estimate_tokens(part.text), summary_line(part.text)))
-        branches.append(branch)
-    return branches
 
 
 def _backup(ws: Workspace, original: bytes) -> str:
@@ -692,8 +726,9 @@ def _remove_empty_dirs(top: str) -> None:
 
 # -- stats ------------------------------------------------------------------------------------
 
-def stats(ws: Workspace) -> TreeResult:
-    """Boot tokens before (the backup) and after (the root), and per-domain files and tokens."""
+def stats(ws: Workspace, tree_config: dict[str, object] | None = None) -> TreeResult:
+    """Boot tokens before (the backup) and after (the root), per-domain files and tokens, the
+    costliest read down to one leaf, and the leaves still over the leaf budget."""
     result = TreeResult("stats", ws.root)
     current = ws.require_memory()
     _check_folders(ws)
@@ -708,4 +743,13 @@ def stats(ws: Workspace) -> TreeResult:
     result.tokens_before = estimate_tokens(backup.decode("utf-8", "replace")) if backup else manifest.get("tokens_before", 0)
     result.backup = manifest["backup"]
     result.domains = _domain_rows(scan_branches(ws))
+    indexes, leaves = {}, {}
+    for path in _files_under(ws.domains):
+        rel = os.path.relpath(path, ws.domains).replace(os.sep, "/")
+        if rel.endswith(".md") and not rel.startswith("."):
+            (indexes if rel.rsplit("/", 1)[-1] == INDEX_NAME else leaves)[rel] = _file_text(path) or ""
+    result.worst_read = worst_read(current.decode("utf-8", "replace"), indexes, leaves)
+    budget = leaf_budget(tree_config or {}, result.tokens_before)
+    result.oversize = [{"leaf": f"memory/domains/{rel}", "tokens": estimate_tokens(body)}
+                       for rel, body in sorted(leaves.items()) if estimate_tokens(body) > budget]
     return result

@@ -16,7 +16,11 @@ INDEX_NAME = "_index.md"
 ROOT_TITLE = "# Memory Index"
 DOMAINS_HEADING = "## Domains"
 SUMMARY_CHARS = 160
+SUMMARY_TOKENS = 30  # one summary line in an index: ~120 Latin characters, ~30 CJK characters
 SLUG_CHARS = 40
+DEFAULT_LEAF_BUDGET = 1200
+MIN_LEAF_TOKENS = 250
+LEAF_SHARE = 0.15
 SUMMARY_STEPS = (SUMMARY_CHARS, 120, 90, 60, 40, 0)
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
 _PIN_TAG = re.compile(r"\[(?:pin|p0)\]", re.IGNORECASE)
@@ -35,7 +39,7 @@ _TIMESTAMP = re.compile(rf"^(?:[^:：]{{0,24}}[:：]\s*)?[*_]*{_DATE}[*_]*$")
 class Part:
     """One `##` section of MEMORY.md, with its exact text."""
 
-    __slots__ = ("title", "text", "line", "pinned", "domain", "slug", "verdict")
+    __slots__ = ("title", "text", "line", "pinned", "domain", "slug", "verdict", "files")
 
     def __init__(self, title: str, text: str, line: int) -> None:
         self.title = title
@@ -45,6 +49,7 @@ class Part:
         self.domain = ""
         self.slug = ""
         self.verdict: domains_mod.Verdict | None = None
+        self.files: list[tuple[str, str]] = []  # (path under memory/domains, text): several when split
 
     @property
     def body(self) -> str:
@@ -109,8 +114,23 @@ def summary_line(text: str) -> str:
         bare = stripped.strip("*_` ")
         if not bare or bare.endswith((":", "：")) or _TIMESTAMP.match(bare):
             continue
-        return stripped if len(stripped) <= SUMMARY_CHARS else stripped[: SUMMARY_CHARS - 1].rstrip() + "…"
+        return shorten(stripped, SUMMARY_TOKENS)
     return ""
+
+
+def shorten(text: str, tokens: int) -> str:
+    """`text` cut to at most `tokens` (the shared estimate) and SUMMARY_CHARS characters, with "…":
+    a Chinese line is cut at ~30 characters, an English one at ~120."""
+    if estimate_tokens(text) <= tokens and len(text) <= SUMMARY_CHARS:
+        return text
+    low, high = 0, min(len(text), SUMMARY_CHARS - 1)
+    while low < high:  # the longest prefix that fits
+        mid = (low + high + 1) // 2
+        if estimate_tokens(text[:mid]) < tokens:
+            low = mid
+        else:
+            high = mid - 1
+    return text[:low].rstrip() + "…"
 
 
 def display_name(domain: str) -> str:
@@ -123,6 +143,7 @@ class Plan:
     def __init__(self, preamble: str, parts: list[Part]) -> None:
         self.preamble = preamble
         self.parts = parts
+        self.leaf_budget = DEFAULT_LEAF_BUDGET
 
     @property
     def pinned(self) -> list[Part]:
@@ -145,6 +166,7 @@ def plan(text: str, tree_config: dict[str, object], config_file: str = "") -> Pl
     pinned_titles = {str(t).strip().lower() for t in tree_config.get("pinned", []) or []}  # type: ignore[union-attr]
     auto_pin = tree_config.get("auto_pin", True) is not False
     preamble, parts = split(text)
+    budget = leaf_budget(tree_config, estimate_tokens(text))
     taken: dict[str, set[str]] = {}
     for number, part in enumerate(parts, 1):
         bare_title = _COMMENT.sub("", markdown.strip_tags(part.title)).strip().lower()
@@ -167,7 +189,69 @@ def plan(text: str, tree_config: dict[str, object], config_file: str = "") -> Pl
             candidate = f"{slug}-{n}"
         used.add(candidate)
         part.slug = candidate
-    return Plan(preamble, parts)
+        part.files = _leaf_files(part, budget)
+    the_plan = Plan(preamble, parts)
+    the_plan.leaf_budget = budget
+    return the_plan
+
+
+def leaf_budget(tree_config: dict[str, object], total_tokens: int) -> int:
+    """The most tokens one leaf should hold: `[tree] leaf_budget` (default 1,200), and for a
+    smaller file at most LEAF_SHARE of it (never under MIN_LEAF_TOKENS), so that the costliest
+    read root → branch → leaf stays a small part of the flat file."""
+    configured = int(tree_config.get("leaf_budget", DEFAULT_LEAF_BUDGET) or DEFAULT_LEAF_BUDGET)  # type: ignore[arg-type]
+    return min(configured, max(MIN_LEAF_TOKENS, int(total_tokens * LEAF_SHARE)))
+
+
+def _leaf_files(part: Part, budget: int) -> list[tuple[str, str]]:
+    """One leaf, or, for a section over budget with subheadings, a folder of small leaves."""
+    pieces = split_section(part.text, budget)
+    if len(pieces) == 1:
+        return [(f"{part.domain}/{part.slug}.md", part.text)]
+    used, files = {"_index"}, []
+    for number, (title, piece) in enumerate(pieces, 1):
+        name = (leaf_slug(title) if title else part.slug) or f"part-{number}"
+        candidate, n = name, 1
+        while candidate in used:
+            n += 1
+            candidate = f"{name}-{n}"
+        used.add(candidate)
+        files.append((f"{part.domain}/{part.slug}/{candidate}.md", piece))
+    return files
+
+
+def split_section(text: str, budget: int, level: int = 2) -> list[tuple[str, str]]:
+    """A section over `budget` tokens cut at its next heading level (### then ####…), every
+    byte kept: [(title, text)], in order. The text before the first subheading (the heading
+    line and any intro) is its own piece when it says something, else it opens the first one.
+    A piece still over budget is cut again at its own next level; one with no subheadings stays
+    whole (tree stats reports it)."""
+    if estimate_tokens(text) <= budget:
+        return [("", text)]
+    raw = _LINE.findall(text)
+    bare = [line.rstrip("\r\n") for line in raw]
+    deeper = [h for h in markdown.headings(bare) if h.level > level]
+    if not deeper:
+        return [("", text)]
+    sub = min(h.level for h in deeper)
+    cuts = [h for h in deeper if h.level == sub]
+    intro = "".join(raw[:cuts[0].line])
+    pieces: list[tuple[str, str]] = []
+    carry = ""
+    if any(line.strip() for line in bare[1:cuts[0].line]) or not bare[0].lstrip().startswith("#"):
+        pieces.append(("", intro))
+    else:
+        carry = intro  # a bare heading line travels with the first subsection
+    for k, head in enumerate(cuts):
+        end = cuts[k + 1].line if k + 1 < len(cuts) else len(raw)
+        chunk = "".join(raw[head.line:end])
+        inner = split_section(chunk, budget, sub)
+        if carry:
+            inner[0] = (inner[0][0] or head.title, carry + inner[0][1])
+            carry = ""
+        pieces.extend((title or head.title, piece) for title, piece in inner)
+    return pieces
+
 
 
 # -- rendering the indexes --------------------------------------------------------------------
@@ -279,6 +363,27 @@ def pinned_core(plan_: Plan) -> str:
     """The root's own text: the preamble verbatim (its `#` title kept; `# Memory Index` when it
     has none), then every pinned section, verbatim."""
     return generated_title(plan_.preamble) + plan_.preamble + "".join(p.text for p in plan_.pinned)
+
+
+def branches_from_plan(the_plan: Plan) -> list[Branch]:
+    """The branches migrate will write, as scan_branches will read them back."""
+    branches = []
+    for domain, parts in the_plan.by_domain().items():
+        branch = Branch(domain)
+        for part in sorted(parts, key=lambda p: p.slug):
+            if len(part.files) == 1:
+                branch.leaves.append(_leaf(*part.files[0]))
+                continue
+            child = Branch(f"{domain}/{part.slug}")
+            child.leaves = sorted((_leaf(rel, text) for rel, text in part.files), key=lambda leaf: leaf.name)
+            branch.children.append(child)
+        branch.leaves.sort(key=lambda leaf: leaf.name)  # as scan_branches reads them: by file name
+        branches.append(branch)
+    return branches
+
+
+def _leaf(rel: str, text: str) -> Leaf:
+    return Leaf(rel.rsplit("/", 1)[-1], estimate_tokens(text), summary_line(text))
 
 
 # -- reading the tree back --------------------------------------------------------------------
