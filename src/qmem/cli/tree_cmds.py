@@ -17,7 +17,7 @@ tree_app = typer.Typer(
 )
 
 WorkspaceArg = Annotated[Optional[str], typer.Argument(help="Folder holding MEMORY.md and memory/ (default: the current one).")]
-BudgetOpt = Annotated[int, typer.Option("--root-budget", metavar="TOKENS", min=50, help="Token budget of the root index.")]
+BudgetOpt = Annotated[Optional[int], typer.Option("--root-budget", metavar="TOKENS", min=50, help="Token budget of the root index (default: 400, or 12% of a smaller MEMORY.md, at least 200).")]
 
 
 def _tree(ctx: typer.Context, as_json: bool, operation) -> None:  # noqa: ANN001
@@ -43,7 +43,7 @@ def tree_migrate(
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Show the plan; write nothing.")] = False,
     force: Annotated[bool, typer.Option("--force", help="Restructure even a MEMORY.md under --min-tokens.")] = False,
     min_tokens: Annotated[int, typer.Option("--min-tokens", metavar="TOKENS", min=0, help="Refuse smaller files.")] = 1000,
-    root_budget: BudgetOpt = 400,
+    root_budget: BudgetOpt = None,
     explain: Annotated[bool, typer.Option("--explain", help="Show each section's domain and the cues that chose it.")] = False,
     as_json: JsonOpt = False,
 ) -> None:
@@ -57,7 +57,7 @@ def tree_migrate(
 def tree_reindex(
     ctx: typer.Context,
     workspace: WorkspaceArg = None,
-    root_budget: BudgetOpt = 400,
+    root_budget: BudgetOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Regenerate the _index.md files and the root from the leaves on disk; never moves leaves.

@@ -42,7 +42,8 @@ def maintain(ws: Workspace, cfg: object, *, today: date | None = None, days: int
     report.warnings.extend(report.distill.warnings)
     if ws.has_tree:
         try:
-            budget = int((tree_config or {}).get("root_budget", tree_mod.DEFAULT_ROOT_BUDGET))
+            configured = (tree_config or {}).get("root_budget")
+            budget = int(configured) if configured else None  # None: what migrate used
             report.tree = tree_mod.reindex(ws, root_budget=budget, tree_config=tree_config,
                                            config_file=cfg.file)  # type: ignore[attr-defined]
         except QmemError as exc:

@@ -45,6 +45,8 @@ MANIFEST = ".qmem-tree.json"
 STAGING = ".qmem-staging"
 DEFAULT_MIN_TOKENS = 1000
 DEFAULT_ROOT_BUDGET = 400
+MIN_ROOT_BUDGET = 200
+ROOT_SHARE = 0.12
 KEEP_BACKUPS = 3  # MEMORY.md.bak* kept beside MEMORY.md; older ones go to memory/archive/backups/
 
 
@@ -187,7 +189,7 @@ def migrate(
     dry_run: bool = False,
     force: bool = False,
     min_tokens: int = DEFAULT_MIN_TOKENS,
-    root_budget: int = DEFAULT_ROOT_BUDGET,
+    root_budget: int | None = None,
     config_file: str = "",
     day: str | None = None,
     explain: bool = False,
@@ -229,10 +231,10 @@ def migrate(
     day = day or time.strftime("%Y-%m-%d")
     branches = branches_from_plan(the_plan)
     core = pinned_core(the_plan)
-    root, fits = root_index(core, branches, root_budget)
+    root, fits = root_index(core, branches, root_budget or auto_root_budget(result.tokens_before))
     result.tokens_after = estimate_tokens(root)
     result.root_fits = fits
-    if not fits:
+    if not fits and root_budget:
         result.warnings.append(f"the root index is ~{result.tokens_after} tokens, over the {root_budget}-token "
                                f"budget even with leaf lists and summaries cut (the pinned core is large)")
     result.domains = _domain_rows(branches)
@@ -252,6 +254,7 @@ def migrate(
         "original_digest": digest(original),
         "backup": result.backup,
         "tokens_before": result.tokens_before,
+        "root_budget": root_budget,  # None: auto_root_budget, as reindex will use it too
         "root_digest": digest(root.encode("utf-8")),
         "leaves": {rel: digest(body.encode("utf-8")) for rel, body in leaves.items()},
         "indexes": sorted(indexes),
@@ -268,7 +271,9 @@ def migrate(
     _stage(ws, leaves, indexes, root, manifest)
     _switch(ws)
     result.changed = True
-    result.message = f"moved {plural(len(leaves), 'section')} into {plural(len(branches), 'domain')}; original kept as {result.backup}"
+    split_note = f" ({plural(len(leaves), 'leaf', 'leaves')})" if len(leaves) != len(the_plan.leaves) else ""
+    result.message = (f"moved {plural(len(the_plan.leaves), 'section')}{split_note} into "
+                      f"{plural(len(branches), 'domain')}; original kept as {result.backup}")
     moved = prune_backups(ws, backup)
     if moved:
         result.message += (f"; {plural(len(moved), 'older backup')} moved to "
@@ -476,7 +481,14 @@ def _recover(ws: Workspace, current: bytes) -> None:
 
 # -- reindex ----------------------------------------------------------------------------------
 
-def reindex(ws: Workspace, *, root_budget: int = DEFAULT_ROOT_BUDGET, day: str | None = None,
+def auto_root_budget(flat_tokens: int) -> int:
+    """The root's budget when none is given: DEFAULT_ROOT_BUDGET, and for a file under ~3,300
+    tokens ROOT_SHARE of it (at least MIN_ROOT_BUDGET), so the root stays a small part of what
+    the agent read before. Domain entries with no summary are the floor: a root may need more."""
+    return min(DEFAULT_ROOT_BUDGET, max(MIN_ROOT_BUDGET, int(flat_tokens * ROOT_SHARE)))
+
+
+def reindex(ws: Workspace, *, root_budget: int | None = None, day: str | None = None,
             tree_config: dict[str, object] | None = None, config_file: str = "") -> TreeResult:
     """Regenerate every `_index.md` and the root's domain list from the leaves on disk.
 
@@ -513,10 +525,12 @@ def reindex(ws: Workspace, *, root_budget: int = DEFAULT_ROOT_BUDGET, day: str |
         else:
             os.unlink(path)
         result.removed.append(f"memory/domains/{rel}")
-    root, fits = root_index(core, branches, root_budget)
+    stored = manifest.get("root_budget")
+    explicit = root_budget or (stored if isinstance(stored, int) and stored > 0 else None)
+    root, fits = root_index(core, branches, explicit or auto_root_budget(result.tokens_before))
     result.root_fits = fits
-    if not fits:
-        result.warnings.append(f"the root index is over the {root_budget}-token budget (the pinned core is large)")
+    if not fits and explicit:
+        result.warnings.append(f"the root index is over the {explicit}-token budget (the pinned core is large)")
     if root != text:
         atomic_write(ws.memory_md, root)
         result.written.append("MEMORY.md")

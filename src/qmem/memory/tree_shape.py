@@ -17,6 +17,7 @@ ROOT_TITLE = "# Memory Index"
 DOMAINS_HEADING = "## Domains"
 SUMMARY_CHARS = 160
 SUMMARY_TOKENS = 30  # one summary line in an index: ~120 Latin characters, ~30 CJK characters
+MIN_SUMMARY_TOKENS = 12  # a leaf's summary in its branch index: a fifth of the leaf, at least this
 SLUG_CHARS = 40
 DEFAULT_LEAF_BUDGET = 1200
 MIN_LEAF_TOKENS = 250
@@ -300,8 +301,9 @@ def _files(n: int) -> str:
 def branch_index(branch: Branch, day: str) -> str:
     lines = [f"# {display_name(branch.name)} Index", "",
              f"Last indexed: {day} · ~{branch.tokens} tokens in {_files(branch.files)}", ""]
-    for leaf in branch.leaves:
-        lines += [f"### {leaf.name} (~{leaf.tokens} tokens)", leaf.summary or "(no text)", ""]
+    for leaf in branch.leaves:  # an entry costs a small part of what it points to
+        summary = shorten(leaf.summary, max(MIN_SUMMARY_TOKENS, leaf.tokens // 5))
+        lines += [f"### {leaf.name} (~{leaf.tokens} tokens)", summary or "(no text)", ""]
     for child in branch.children:
         short = child.name.rsplit("/", 1)[-1]
         lines += [f"### {short}/{INDEX_NAME} (~{child.tokens} tokens, {_files(child.files)})",
