@@ -4,6 +4,7 @@ boot rules pinned, summaries and names (issue 12)."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from collections import Counter
 
@@ -118,11 +119,13 @@ SECRET_LINES = [
     "seed phrase: abandon ability able about above absent absorb abstract absurd abuse access accident",
     "postgres://app:Hx9pq2zz@db.internal/app",
     "- School portal PIN: 8812",
+    "| Kraken | kr-7Hd9Jk2Lm4Np6Qr8St0Uv | (in 1Password) |",
 ]
 NOT_SECRETS = [
     "- API tokens live in `pass`; never write them into memory files.",
     "- the office Wi-Fi password rotates monthly (ask reception).",
     "- Kraken secret: (in 1Password)",
+    "- hot wallet 0x9f2C4a1B7e3D5f6A8b0C2d4E6f8…",
     "boot tokens: 1143 → 400 (65% less)",
     "- commit 3f9a2b7c1d8e4f6a0b5c9d2e7f1a4b8c5d6e7f80 fixed the build",
     "- hot wallet address 0x9f2C4a1B7e3D5f6A8b0C2d4E6f8A0b2C4d6E8f0A",
@@ -266,3 +269,66 @@ def test_generated_files_split_small_and_keep_every_byte(tmp_path, text):
     assert not tree.reindex(ws, day="2026-03-01").changed
     tree.rollback(ws)
     assert open(ws.memory_md, "rb").read() == text.encode("utf-8")
+
+
+# -- summaries, names, secrets in indexes, shared scope -------------------------------------------
+
+def test_summaries_skip_headers_labels_timestamps_and_secrets():
+    from qmem.memory.tree_shape import summary_line
+
+    assert summary_line("## X\n_Last updated: 2026-02-11_\n\n| Item | Value |\n|---|---|\n| Host | nuc |\n") == "Host · nuc"
+    assert summary_line("## X\n**Details:**\n- OpenAI: sk-proj-4fG7hQ2mN8pR1sT6vX9zB3cD5eF0gH2jK4lM6nP8qR\n- [ ] ship it\n") \
+        == "ship it"
+    assert summary_line("## X\n```\ncode\n```\n2026-02-11 10:00\n> - quoted item\n") == "quoted item"
+    assert summary_line("## 密钥\n- 服务器 root 密码：Xm#2026@hz!\n") == ""
+    long = summary_line("## X\n" + "测" * 200 + "\n")
+    assert long.endswith("…") and len(long) <= 31
+
+
+def test_slugs_are_short_and_readable():
+    assert tree.leaf_slug("Project Alpha (started 2025-03, paused until the new coordinator arrives)") \
+        == "project-alpha-started-2025-03-paused"
+    assert tree.leaf_slug("🔑 API Keys") == "api-keys" and tree.leaf_slug("Mật khẩu và khóa API") == "mật-khẩu-và-khóa-api"
+    for name, rows in LABELS["files"].items():
+        for part in tree.plan((FIXTURES / name).read_text(encoding="utf-8"), {}).parts:
+            assert all(len(rel.rsplit("/", 1)[-1]) <= 43 for rel, _ in part.files), name  # 40 + ".md"
+
+
+def test_no_index_or_root_summary_copies_a_secret(tmp_path):
+    holding = [name for name in LABELS["files"] if secrets.find((FIXTURES / name).read_text(encoding="utf-8"))]
+    assert len(holding) >= 10
+    for name in holding:
+        text = (FIXTURES / name).read_text(encoding="utf-8")
+        ws = make_ws(tmp_path, text, name[:-3])
+        tree.migrate(ws, force=True, day="2026-03-01")
+        the_plan = tree.plan(text, {})
+        for part in the_plan.parts:
+            if part.verdict.secrets and not part.pinned:
+                assert part.domain == "accounts", (name, part.title)
+        root = open(ws.memory_md, encoding="utf-8").read()
+        generated = root[len(tree.pinned_core(the_plan)):]
+        assert not secrets.find(generated), name
+        for folder, _, files in os.walk(ws.domains):
+            if tree.INDEX_NAME in files:
+                index = open(os.path.join(folder, tree.INDEX_NAME), encoding="utf-8").read()
+                assert not secrets.find(index), (name, folder)
+
+
+def test_shared_boot_leaves_out_profile_and_secrets(tmp_path):
+    from datetime import date
+
+    from qmem.memory.boot import boot
+
+    sample = ROOT / "examples" / "workspace"
+    result = boot(tree.Workspace(str(sample)), scope="shared", today=date(2026, 2, 28))
+    text = "".join(part.text for part in result.parts)
+    assert "## Profile" not in text and "## Security" not in text and "## Skills" in text
+    assert any("Profile" in note for note in result.notes)
+    text = (FIXTURES / "en-03-dev-notes.md").read_text(encoding="utf-8")
+    ws = make_ws(tmp_path, text)
+    shared = "".join(part.text for part in boot(ws, scope="shared", today=date(2026, 3, 1)).parts)
+    assert "## Credentials" not in shared and "## Preferences" not in shared and not secrets.find(shared)
+    tree.migrate(ws, force=True, day="2026-03-01")
+    shared = "".join(part.text for part in boot(ws, scope="shared", today=date(2026, 3, 1)).parts)
+    assert "memory/domains/accounts/" not in shared and "memory/domains/identity/" not in shared
+    assert "memory/domains/projects/" in shared

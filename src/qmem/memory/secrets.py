@@ -42,7 +42,7 @@ _ASSIGNMENT = re.compile(rf"(?i)(?<![a-z])(?P<key>{_KEY_WORDS})(?:s|es)?(?![a-z]
 _DIGIT_KEYS = re.compile(r"(?i)pin|code|pass|密码|密碼|口令|パスワード|暗証番号|kennwort|mật khẩu")
 _EMAIL_PAIR = re.compile(r"\S+@\S+\.[A-Za-z]{2,}\s*/\s*([^\s/]{6,})")
 _USER_PAIR = re.compile(r"(?<![^\s:：])[\w.+-]{3,}\s+/\s+([^\s/]{6,})")  # "login / Pa55#word"
-_LONG_TOKEN = re.compile(r"(?<![\w/.-])[A-Za-z0-9_+/=]{24,}(?![\w/.-])")
+_LONG_TOKEN = re.compile(r"(?<![\w/.-])(?P<prefix>[a-z]{2,6}[-_])?(?P<body>[A-Za-z0-9_+/=]{20,})(?![\w/.-])")
 _SEED_CUE = re.compile(r"(?i)seed[ -]?(?:phrase|words|backup)|seed\s*[:：=]|mnemonic|recovery phrase|"
                        r"助记词|助記詞|ニーモニック|シードフレーズ|cụm từ khôi phục")
 _WORD_RUN = re.compile(r"(?:\b[a-z]{3,8} +){11,23}[a-z]{3,8}\b")
@@ -55,7 +55,7 @@ _PLACEHOLDER = re.compile(r"(?i)^(?:<.*>|\*+|x{3,}|\.{3}|…|tbd|todo|none|n/a|r
 def _secretish(value: str, digits: bool = False) -> bool:
     """Does an assigned value look like a secret rather than a word or a pointer?"""
     value = value.rstrip(".,;)")
-    if _PLACEHOLDER.match(value) or value.startswith(("[", "$", "{", "~", "/")) or "(" in value:
+    if _PLACEHOLDER.match(value) or value.startswith(("$", "{", "~", "/")) or "(" in value or "[" in value:
         return False
     if value.isdigit():
         return digits and len(value) >= 4
@@ -71,9 +71,11 @@ def _kinds(value: str) -> int:
 
 
 def _random_token(token: str) -> bool:
-    """Mixed case and digits throughout, as random keys are (a word with a number is not)."""
+    """Mixed case and digits throughout, as random keys are (a word with a number is not; a
+    0x… hex address or hash, whole or cut, is not a key either)."""
     return (sum(c.islower() for c in token) >= 3 and sum(c.isupper() for c in token) >= 3
-            and sum(c.isdigit() for c in token) >= 3 and not token.startswith(("http", "www")) and not re.fullmatch(r"0x[0-9a-fA-F]{40}", token))
+            and sum(c.isdigit() for c in token) >= 3 and not token.startswith(("http", "www"))
+            and not re.fullmatch(r"0x[0-9a-fA-F]+", token))
 
 
 def _seed_words(line: str) -> re.Match[str] | None:
@@ -104,8 +106,8 @@ def spans(line: str) -> list[tuple[int, int, str]]:
         value = match.group(1)
         if any(c.isdigit() for c in value) and _kinds(value) >= 3 and _secretish(value):
             found.append((match.start(1), match.end(1), "password"))
-    for match in _LONG_TOKEN.finditer(line):
-        if _random_token(match.group(0)):
+    for match in _LONG_TOKEN.finditer(line):  # 24+ characters, or 20+ after a "kr-" style prefix
+        if (match.group("prefix") or len(match.group("body")) >= 24) and _random_token(match.group("body")):
             found.append((match.start(), match.end(), "token"))
     seed = _seed_words(line)
     if seed:
