@@ -332,3 +332,18 @@ def test_shared_boot_leaves_out_profile_and_secrets(tmp_path):
     shared = "".join(part.text for part in boot(ws, scope="shared", today=date(2026, 3, 1)).parts)
     assert "memory/domains/accounts/" not in shared and "memory/domains/identity/" not in shared
     assert "memory/domains/projects/" in shared
+
+
+def test_splitting_is_deterministic(tmp_path):
+    from .test_tree import snapshot
+
+    text = xl_fixture(XL["zh"])
+    a, b = make_ws(tmp_path, text, "a"), make_ws(tmp_path, text, "b")
+    tree.migrate(a, day="2026-03-01")
+    tree.migrate(b, day="2026-03-01")
+    snap_a, snap_b = snapshot(a.root), snapshot(b.root)
+    manifest = os.path.join("memory", "domains", tree.MANIFEST)
+    manifest_a, manifest_b = json.loads(snap_a.pop(manifest)), json.loads(snap_b.pop(manifest))
+    manifest_a.pop("migrated_at"), manifest_b.pop("migrated_at")
+    assert snap_a == snap_b and manifest_a == manifest_b
+    assert any(os.sep + "项目总览" + os.sep in path for path in snap_a)  # a split section is part of it
