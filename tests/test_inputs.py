@@ -6,6 +6,7 @@ no-ops). Children run in subprocesses where a failure would abort the interprete
 
 from __future__ import annotations
 
+import os
 import subprocess
 
 import pytest
@@ -203,3 +204,84 @@ def test_ctrl_c_on_watch_exits_cleanly(indexed):
         proc.kill()
     assert proc.returncode in (0, 130), err
     assert err.count("\n") <= 1 and "KeyboardInterrupt" not in err and "Traceback" not in err, err
+
+
+# -- finding 6: get (and snippets) never read through a folder swapped for a link -----------------
+
+SWAPPER = """
+import os, sys
+root, outside = sys.argv[1], sys.argv[2]
+mem, parked = os.path.join(root, "memory"), os.path.join(root, "memory.real")
+while not os.path.exists(os.path.join(root, "stop")):
+    os.rename(mem, parked)
+    os.symlink(outside, mem)
+    os.unlink(mem)
+    os.rename(parked, mem)
+"""
+
+
+def test_get_never_leaks_through_a_symlink_swap_race(tmp_path):
+    from qmem import catalog, config, retrieve, search
+    from qmem.errors import QmemError
+
+    ws, outside = tmp_path / "race", tmp_path / "outside"
+    (ws / "memory").mkdir(parents=True)
+    outside.mkdir()
+    (ws / "MEMORY.md").write_text("# M\ninside\n", encoding="utf-8")
+    (ws / "memory" / "notes.md").write_text("# Notes\nharmless inside text\n", encoding="utf-8")
+    (outside / "notes.md").write_text("# Notes\nSECRET outside text\n", encoding="utf-8")
+    cfg = config.load()
+    catalog.create(cfg, "race", str(ws))
+    swapper = subprocess.Popen([PYTHON, "-c", SWAPPER, str(ws), str(outside)])
+    leaks = answered = 0
+    try:
+        for _ in range(1000):
+            try:
+                text = retrieve.get(cfg, "memory/notes.md").text
+            except QmemError:
+                continue  # refused or not found mid-swap: fine
+            answered += 1
+            leaks += "SECRET" in text
+        for _ in range(30):
+            for hit in search.search(cfg, "notes text", search.SearchOptions(limit=5)):
+                leaks += "SECRET" in hit.snippet.text + hit.body
+    finally:
+        (ws / "stop").write_text("")
+        swapper.wait(30)
+    assert leaks == 0
+    assert answered > 0  # the race ran with the real folder in place part of the time
+
+
+def test_read_inside_refuses_what_resolves_outside(tmp_path):
+    from qmem.errors import UnsafePathError
+    from qmem.fsutil import read_inside
+
+    root, outside = tmp_path / "root", tmp_path / "out"
+    root.mkdir()
+    outside.mkdir()
+    (outside / "s.md").write_text("secret")
+    (root / "ok.md").write_text("fine")
+    (root / "link").symlink_to(outside)
+    assert read_inside(str(root), str(root / "ok.md")) == b"fine"
+    with pytest.raises(UnsafePathError):
+        read_inside(str(root), str(root / "link" / "s.md"))
+    with pytest.raises(OSError):
+        read_inside(str(root), str(root))  # a folder is not a file
+    os.mkfifo(root / "fifo.md")
+    with pytest.raises(OSError):
+        read_inside(str(root), str(root / "fifo.md"))  # never blocks on a FIFO
+
+
+# -- finding 11: no format lists a file deleted since the last refresh ----------------------------
+
+def test_deleted_files_are_in_no_format(cli, indexed):
+    from qmem import config, search
+
+    before = cli("search", "USDC", "--files", "-n", "50").out
+    assert "knowledge.md" in before
+    os.unlink(indexed / "memory" / "knowledge.md")
+    for fmt in ("files", "json", "md", "openclaw", "text"):
+        out = cli("search", "USDC", "--format", fmt, "-n", "50").out
+        assert "knowledge.md" not in out, fmt
+    bare = search.search(config.load(), "USDC", search.SearchOptions(limit=50, snippet_lines=0))
+    assert bare and all(hit.path != "memory/knowledge.md" for hit in bare)

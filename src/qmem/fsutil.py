@@ -12,7 +12,7 @@ import os
 import stat
 import time
 
-from .errors import BadInputError
+from .errors import BadInputError, UnsafePathError
 
 _META = set(".^$*+?()[]{}|\\")
 
@@ -218,10 +218,54 @@ def resolve_inside(root: str, rel: str) -> str | None:
     Symlinks are followed before the check, so a link pointing outside the root is refused
     just like `../../etc/passwd`.
     """
-    real_root = os.path.realpath(root)
-    candidate = rel if os.path.isabs(rel) else os.path.join(real_root, rel)
-    real = os.path.realpath(candidate)
+    try:
+        real_root = os.path.realpath(root)
+        candidate = rel if os.path.isabs(rel) else os.path.join(real_root, rel)
+        real = os.path.realpath(candidate)
+    except OSError:  # a link vanished while it was being resolved (a concurrent swap): refuse
+        return None
     return real if is_inside(real_root, real) else None
+
+
+def read_inside(root: str, path: str) -> bytes:
+    """The bytes of the regular file `path`, read only if the file actually opened lies inside
+    `root` (both resolved). Checking a path and then opening it leaves a window in which a
+    folder on the way can be swapped for a link to elsewhere; here the opened descriptor itself
+    is resolved (/proc/self/fd), so whatever a race does, nothing outside `root` is returned.
+    Raises UnsafePathError for a file outside `root`, OSError when it cannot be read (a FIFO,
+    a folder, a missing file)."""
+    real_root = os.path.realpath(root)
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", path)
+        opened = _opened_path(fd, path, st)
+        if opened is None or not is_inside(real_root, opened):
+            raise UnsafePathError(f"{path}: resolves outside {real_root} (a link or a swapped folder); refused")
+        chunks = []
+        while True:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                return b"".join(chunks)
+            chunks.append(chunk)
+    finally:
+        os.close(fd)
+
+
+def _opened_path(fd: int, path: str, st: os.stat_result) -> str | None:
+    """Where the open file `fd` really is: /proc/self/fd on Linux; elsewhere the resolved
+    `path`, trusted only when it is still the very file opened (same device and inode)."""
+    try:
+        return os.readlink(f"/proc/self/fd/{fd}")
+    except OSError:
+        pass
+    real = os.path.realpath(path)
+    try:
+        now = os.stat(real)
+    except OSError:
+        return None
+    return real if (now.st_dev, now.st_ino) == (st.st_dev, st.st_ino) else None
 
 
 def glob_to_regex(pattern: str) -> str:

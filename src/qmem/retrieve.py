@@ -13,7 +13,7 @@ import re
 from . import manifest as manifests
 from .config import Collection, Config
 from .errors import BadInputError, NotFoundError, UnsafePathError
-from .fsutil import is_inside, resolve_inside
+from .fsutil import is_inside, read_inside, resolve_inside
 from .markdown import HEADING_SEPARATOR, front_matter, headings, list_anchors, section_span, split_lines, strip_tags
 from .scan import Matcher
 
@@ -125,8 +125,7 @@ def get(cfg: Config, spec: str, collections: list[str] | None = None) -> Excerpt
             f"{rel}: not part of collection {coll.name} (patterns: {', '.join(coll.patterns)}); refused"
         )
     try:
-        with open(real, "rb") as handle:
-            text = handle.read().decode("utf-8-sig")
+        text = read_inside(coll.path, real).decode("utf-8-sig")
     except UnicodeDecodeError:
         raise BadInputError(f"{rel}: not UTF-8 text") from None
     except OSError as exc:

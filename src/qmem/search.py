@@ -11,8 +11,8 @@ import time
 
 from . import query as query_mod
 from .config import MAX_LIMIT, Config
-from .errors import BadInputError, IndexCorruptError
-from .fsutil import glob_to_regex
+from .errors import BadInputError, IndexCorruptError, UnsafePathError
+from .fsutil import glob_to_regex, read_inside
 from .index import body_hash, compile_query, open_reader, path_regex_problem, probe
 from .layout import tantivy_dir
 from .conventions import is_archived, parse_type
@@ -460,9 +460,11 @@ def build_hit(cfg: Config, doc: dict, score: float, units: list[tuple[str, ...]]
     line_start, line_end, body_line = doc["line_start"][0], doc["line_end"][0], doc["body_line"][0]
     body, stale = "", False
     if snippet_lines > 0:
-        lines = files.lines(abs_path)
+        lines = files.lines(abs_path, cfg.collections[coll].path)
         if lines is None:
             return None  # deleted since the last refresh: never show what is gone
+    elif not os.path.isfile(abs_path):
+        return None
         body = "\n".join(lines[body_line - 1:line_end])
         if body_hash(body) != doc["body_hash"][0]:
             stale = True  # edited since the last refresh: show the section as it is now
@@ -492,13 +494,18 @@ class Files:
     def __init__(self) -> None:
         self._cache: dict[str, list[str] | None] = {}
 
-    def lines(self, path: str) -> list[str] | None:
+    def lines(self, path: str, root: str | None = None) -> list[str] | None:
+        """The file's lines; None when it is gone, unreadable, not text, or (given `root`) the
+        file actually opened is outside `root` (a folder swapped for a link meanwhile)."""
         if path not in self._cache:
             try:
-                with open(path, "rb") as handle:
-                    text = handle.read().decode("utf-8-sig")
+                if root is not None:
+                    text = read_inside(root, path).decode("utf-8-sig")
+                else:
+                    with open(path, "rb") as handle:
+                        text = handle.read().decode("utf-8-sig")
                 self._cache[path] = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-            except (OSError, UnicodeDecodeError):
+            except (OSError, UnicodeDecodeError, UnsafePathError):
                 self._cache[path] = None
         return self._cache[path]
 
