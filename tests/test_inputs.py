@@ -285,3 +285,32 @@ def test_deleted_files_are_in_no_format(cli, indexed):
         assert "knowledge.md" not in out, fmt
     bare = search.search(config.load(), "USDC", search.SearchOptions(limit=50, snippet_lines=0))
     assert bare and all(hit.path != "memory/knowledge.md" for hit in bare)
+
+
+# -- finding 12: the vector commands on a plain install ------------------------------------------
+
+NO_NUMPY = """
+import sys
+sys.modules["numpy"] = None  # `import numpy` raises ImportError, as on a plain install
+from qmem.__main__ import main
+for argv in sys.argv[1:]:
+    try:
+        main(argv.split("|"))
+    except SystemExit as exc:
+        sys.stderr.write(f"EXIT {exc.code}\\n")
+"""
+
+
+def test_vector_commands_without_numpy_name_the_extra(indexed):
+    commands = ["vsearch|backup", "query|backup", "embed", "search|backup|--hybrid", "eval|fixture.jsonl|--mode|vector"]
+    (indexed / "fixture.jsonl").write_text('{"query": "backup", "expected": ["MEMORY.md"]}\n', encoding="utf-8")
+    child = subprocess.run([PYTHON, "-c", NO_NUMPY, *commands], capture_output=True, text=True, env=subprocess_env(),
+                           cwd=indexed, timeout=120)
+    codes = [line.split()[1] for line in child.stderr.splitlines() if line.startswith("EXIT ")]
+    lines = [line for line in child.stderr.splitlines() if not line.startswith("EXIT ")]
+    assert codes == ["2"] * len(commands), child
+    assert len(lines) == len(commands) and all("pip install 'qmem[vector]'" in line for line in lines), child.stderr
+    assert "Traceback" not in child.stderr and "ModuleNotFoundError" not in child.stderr
+    plain = subprocess.run([PYTHON, "-c", NO_NUMPY, "search|backup|--files", "status"], capture_output=True, text=True,
+                           env=subprocess_env(), cwd=indexed, timeout=120)
+    assert plain.stderr.split() == ["EXIT", "0", "EXIT", "0"], plain  # BM25 works as ever

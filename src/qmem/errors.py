@@ -32,6 +32,11 @@ class BadInputError(QmemError):
     """An argument has the wrong shape (a date, a line window, a glob)."""
 
 
+class ExtraMissingError(BadInputError, ImportError):
+    """An optional extra is not installed; the message names the `pip install` that adds it.
+    Also an ImportError, so code that falls back when a tier is missing still does."""
+
+
 class IndexBusyError(QmemError):
     """Another process holds the index writer for longer than we were willing to wait."""
 
