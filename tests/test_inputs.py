@@ -314,3 +314,53 @@ def test_vector_commands_without_numpy_name_the_extra(indexed):
     plain = subprocess.run([PYTHON, "-c", NO_NUMPY, "search|backup|--files", "status"], capture_output=True, text=True,
                            env=subprocess_env(), cwd=indexed, timeout=120)
     assert plain.stderr.split() == ["EXIT", "0", "EXIT", "0"], plain  # BM25 works as ever
+
+
+# -- finding 14: no silent no-ops ----------------------------------------------------------------
+
+def test_a_config_named_but_missing_is_an_error_except_to_create_it(cli, workspace, tmp_path):
+    missing = str(tmp_path / "nope" / "typo.toml")
+    for argv in (["search", "x"], ["get", "MEMORY.md"], ["status"], ["index"], ["collection", "list"],
+                 ["boot", str(workspace)]):
+        result = cli("--config", missing, *argv)
+        one_line_exit_2(result)
+        assert "no such file" in result.err and missing in result.err, argv
+    created = cli("--config", missing, "collection", "create", "main", str(workspace))
+    assert created.code == 0, created
+    assert cli("--config", missing, "search", "USDC", "--files").out.strip()
+
+
+def test_searching_a_collection_never_indexed_says_so(cli, indexed, tmp_path):
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "MEMORY.md").write_text("# O\nzebra notes\n", encoding="utf-8")
+    assert cli("collection", "create", "other", str(other), "--no-index").code == 0
+    for argv in (["search", "zebra", "-c", "other"], ["search", "zebra", "--json"]):
+        result = cli(*argv)
+        assert result.code == 0
+        assert "collection other was never indexed" in result.err and "qmem index other" in result.err, result
+    assert "never indexed" not in cli("search", "zebra", "-c", "main").err
+    assert cli("index", "other").code == 0
+    found = cli("search", "zebra", "-c", "other", "--files")
+    assert "never indexed" not in found.err and found.out.strip()
+
+
+def test_index_without_collections_says_so(cli):
+    for argv in (["index"], ["index", "-q"], ["update"], ["index", "--watch"]):
+        result = cli(*argv)
+        one_line_exit_2(result)
+        assert "no collections to index" in result.err
+
+
+def test_a_workspace_that_does_not_exist_is_refused(cli, workspace, tmp_path, monkeypatch):
+    typo = tmp_path / "wrkspace"
+    for argv in (["remember", "a fact", "-w", str(typo)], ["state", "set", "x", "-w", str(typo)],
+                 ["boot", str(typo)]):
+        result = cli(*argv)
+        one_line_exit_2(result)
+        assert "is not a folder" in result.err, argv
+    monkeypatch.setenv("QMEM_WORKSPACE", str(typo))
+    one_line_exit_2(cli("remember", "a fact"))
+    assert not typo.exists()
+    monkeypatch.setenv("QMEM_WORKSPACE", str(workspace))
+    assert cli("remember", "a fact").code == 0

@@ -136,12 +136,16 @@ def _cache_path(file: str) -> str:
     return os.path.join(os.path.dirname(file), f".{os.path.basename(file)}.cache.json")
 
 
-def load(file: str | None = None) -> Config:
-    """Load and validate the config; a missing file is an empty config, not an error."""
+def load(file: str | None = None, required: bool = False) -> Config:
+    """Load and validate the config; a missing file is an empty config, not an error, unless
+    `required` (a file the user named explicitly, for a command that does not create it)."""
     file = os.path.abspath(os.path.expanduser(file)) if file else default_config_path()
     try:
         st = os.stat(file)
     except FileNotFoundError:
+        if required:
+            raise ConfigError(f"config {file}: no such file (`qmem --config {file} collection create NAME PATH` "
+                              "starts one)") from None
         return Config(file)
     except OSError as exc:
         raise ConfigError(f"config {file}: cannot read: {exc.strerror}") from None

@@ -21,7 +21,7 @@ import shlex
 
 from . import config as config_mod
 from .conventions import human_size as _size
-from .errors import QmemError
+from .errors import BadInputError, QmemError
 
 _TMP = re.compile(r"^\..+\.tmp-(\d+)-\d+$")  # fsutil.atomic_write's temp files: .NAME.tmp-PID-NS
 
@@ -193,8 +193,11 @@ def workspaces(cfg: config_mod.Config, explicit: str | None) -> list[str]:
     from .memory.workspace import resolve
 
     memory = cfg.extra.get("memory", {})
-    chosen = resolve(explicit, memory if isinstance(memory, dict) else {}).root
-    found = [chosen] + [c.path for c in cfg.select(None)]
+    try:
+        chosen = [resolve(explicit, memory if isinstance(memory, dict) else {}).root]
+    except BadInputError:
+        chosen = []  # a named workspace that is not a folder: only the collection roots are checked
+    found = chosen + [c.path for c in cfg.select(None)]
     return [p for p in dict.fromkeys(found) if os.path.isfile(os.path.join(p, "MEMORY.md"))]
 
 

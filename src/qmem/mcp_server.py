@@ -34,7 +34,7 @@ class Memory:
         self.model = None  # the embedding model, loaded on the first vector or hybrid search
 
     def cfg(self) -> config.Config:
-        cfg = config.load(self.config_file)
+        cfg = config.load(self.config_file, required=self.config_file is not None)
         if self.reader is None or self.reader.data_dir != cfg.data_dir:
             self.reader = search.Reader(cfg.data_dir)
         return cfg

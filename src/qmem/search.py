@@ -252,6 +252,14 @@ def search(cfg: Config, text: str, options: SearchOptions | None = None, reader:
     raise last_error  # type: ignore[misc]
 
 
+def never_indexed(cfg: Config, names: list[str] | None = None) -> list[str]:
+    """The selected collections that no refresh has indexed yet (created with --no-index, or
+    added to the config by hand): a search finds nothing in them and should say so."""
+    from .manifest import manifest_path
+
+    return [c.name for c in cfg.select(names) if not os.path.exists(manifest_path(cfg.data_dir, c.name))]
+
+
 def check_limit(limit: int) -> None:
     """Refuse a result count below 1 or above MAX_LIMIT (a huge count would size the engine's
     top-k heap, or overflow its unsigned argument)."""

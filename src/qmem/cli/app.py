@@ -61,7 +61,7 @@ def _create(ctx: typer.Context, name: str, path: str, patterns: list[str] | None
     def action() -> None:
         from .. import catalog, render
 
-        cfg = load(ctx)
+        cfg = load(ctx, creates=True)
         progress = ProgressLine(f"indexing {name}")
         try:
             coll, report = catalog.create(cfg, name, path, patterns, exclude, description, not no_index, progress)
@@ -220,8 +220,11 @@ def index_cmd(
     """Refresh the index: read new and changed files, drop deleted ones (incremental)."""
     def action() -> None:
         from .. import render, sync
+        from ..errors import BadInputError
 
         cfg = load(ctx)
+        if not cfg.collections:
+            raise BadInputError(f"no collections to index in {cfg.file}: qmem collection create NAME PATH")
         if wait is not None:
             cfg.lock_timeout = wait
         if watch:

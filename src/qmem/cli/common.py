@@ -141,7 +141,7 @@ def run_search(args: SearchArgs) -> int:
     from .. import config, search
     from ..errors import IndexCorruptError, IndexMissingError
 
-    cfg = config.load(args.config)
+    cfg = config.load(args.config, required=args.config is not None)
     if not cfg.collections:
         raise BadInputError("no collections yet: qmem collection create NAME PATH")
     text = " ".join(args.query).strip()
@@ -193,6 +193,8 @@ def run_search(args: SearchArgs) -> int:
 
         if first_build_running(cfg.data_dir, list(cfg.collections)):  # nothing committed yet: say so
             raise _first_build_busy()
+    for name in search.never_indexed(cfg, args.collections):
+        err(f"warning: collection {name} was never indexed, nothing in it was searched: qmem index {name}")
     from .. import render
 
     if not hits and text and args.fmt in ("json", "openclaw", "text"):
@@ -289,7 +291,7 @@ class GetArgs:
 def run_get(args: GetArgs) -> int:
     from .. import config, render, retrieve
 
-    cfg = config.load(args.config)
+    cfg = config.load(args.config, required=args.config is not None)
     excerpt = retrieve.get(cfg, args.spec, args.collections)
     emit(render.excerpt_json(excerpt) if args.json else render.excerpt_text(excerpt, use_color()))
     return 0

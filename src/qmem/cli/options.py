@@ -28,10 +28,13 @@ def config_path(ctx: typer.Context) -> str | None:
     return root.obj if isinstance(root.obj, str) else None
 
 
-def load(ctx: typer.Context):  # noqa: ANN201 - returns qmem.config.Config
+def load(ctx: typer.Context, creates: bool = False):  # noqa: ANN201 - returns qmem.config.Config
+    """The config; a `--config FILE` that does not exist is an error, except for the commands
+    that write one (`creates`: collection create/add)."""
     from .. import config
 
-    return config.load(config_path(ctx))
+    path = config_path(ctx)
+    return config.load(path, required=path is not None and not creates)
 
 
 def table(cfg, name: str) -> dict:  # noqa: ANN001

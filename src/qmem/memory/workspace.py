@@ -131,9 +131,15 @@ class Workspace:
 
 
 def resolve(explicit: str | None, memory_config: dict[str, object] | None = None) -> Workspace:
-    """--workspace, else $QMEM_WORKSPACE, else `[memory] workspace` in the config, else the current folder."""
+    """--workspace, else $QMEM_WORKSPACE, else `[memory] workspace` in the config, else the current folder;
+    a named folder that does not exist is refused (writers would create it)."""
     chosen = explicit or os.environ.get("QMEM_WORKSPACE") or (memory_config or {}).get("workspace")
-    return Workspace(str(chosen) if chosen else None)
+    ws = Workspace(str(chosen) if chosen else None)
+    if not os.path.isdir(ws.root):  # a typo must not become a new folder of memory
+        source = ("--workspace" if explicit else "$QMEM_WORKSPACE" if os.environ.get("QMEM_WORKSPACE")
+                  else "[memory] workspace")
+        raise BadInputError(f"workspace {ws.root} ({source}) is not a folder; create it first or fix the path")
+    return ws
 
 
 def without_block(lines: list[str], start: str, end: str) -> list[str]:
