@@ -471,12 +471,12 @@ def build_hit(cfg: Config, doc: dict, score: float, units: list[tuple[str, ...]]
         lines = files.lines(abs_path, cfg.collections[coll].path)
         if lines is None:
             return None  # deleted since the last refresh: never show what is gone
-    elif not os.path.isfile(abs_path):
-        return None
         body = "\n".join(lines[body_line - 1:line_end])
         if body_hash(body) != doc["body_hash"][0]:
             stale = True  # edited since the last refresh: show the section as it is now
             line_start, line_end, body_line, body = _relocate(lines, anchor, line_start, line_end)
+    elif not os.path.isfile(abs_path):
+        return None  # no snippet wanted, but a deleted file is still never a hit
     day = doc["date"][0]
     return Hit(
         collection=coll,
