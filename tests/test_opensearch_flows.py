@@ -378,3 +378,42 @@ def test_credentials_come_from_the_environment(monkeypatch):
     monkeypatch.delenv("MY_KEY")
     with pytest.raises(ConfigError, match=r"\$MY_KEY"):
         osb.make_client(osb.Settings(auth="api_key", api_key_env="MY_KEY"))
+
+
+def test_the_cli_indexes_and_searches_through_the_cluster(osmem_clone, ws, tmp_path, cli, monkeypatch):
+    """`qmem collection create`, `index` and `search` with `[backend] kind = "opensearch"`:
+    nothing local is built, the cluster holds the sections and the hashes, and a cluster
+    outage is one line with exit 69."""
+    import json
+    import os
+
+    from qmem.layout import tantivy_dir
+
+    config_file = Path(os.environ["QMEM_CONFIG"])
+    config_file.parent.mkdir(parents=True, exist_ok=True)
+    config_file.write_text(f'[backend]\nkind = "opensearch"\nurl = "{osmem_clone.url}"\nretries = 1\n'
+                           '[scopes]\nown = "agent:alice"\n', encoding="utf-8")
+    monkeypatch.setattr(osb.OpenSearchBackend, "_pause", lambda self, attempt: None)
+    assert cli("collection", "create", "main", str(ws)).code == 0
+    found = cli("search", "私钥被盗", "--json")
+    assert found.code == 0, found
+    hits = json.loads(found.out)
+    hits = hits["results"] if isinstance(hits, dict) else hits
+    assert hits[0]["path"] == "MEMORY.md" and "私钥泄露" in hits[0]["snippet"]
+    from qmem import config
+
+    cfg = config.load()
+    assert not os.path.exists(tantivy_dir(cfg.data_dir))  # nothing local was built
+    backend = backend_for(osmem_clone.url)
+    assert backend.stored_hashes("agent:alice", "main") == expected_state(ws)
+    (ws / "memory" / "new.md").write_text("# New\n\nnarwhal facts\n", encoding="utf-8")
+    assert cli("index").code == 0
+    assert json.loads(cli("search", "narwhal", "--json").out)
+    assert backend.stored_hashes("agent:alice", "main") == expected_state(ws)
+    config_file.write_text(f'[backend]\nkind = "opensearch"\nurl = "http://127.0.0.1:9"\nretries = 1\n'
+                           '[scopes]\nown = "agent:alice"\n[collections.main]\npath = "' + str(ws) + '"\n',
+                           encoding="utf-8")
+    (ws / "memory" / "new.md").write_text("# New\n\nnarwhal facts, edited\n", encoding="utf-8")
+    down = cli("index")
+    assert down.code == EXIT_UNAVAILABLE, down
+    assert down.err.count("\n") == 1 and "127.0.0.1:9" in down.err

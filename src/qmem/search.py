@@ -13,7 +13,8 @@ from . import query as query_mod
 from .config import MAX_LIMIT, Config
 from .errors import BadInputError, IndexCorruptError, UnsafePathError
 from .fsutil import glob_to_regex, read_inside
-from .index import body_hash, compile_query, open_reader, path_regex_problem, probe
+from .backends import open_searcher
+from .index import body_hash, open_reader, path_regex_problem, probe
 from .layout import tantivy_dir
 from .conventions import is_archived, parse_type
 from .snippets import Snippet, make_snippet
@@ -275,31 +276,18 @@ def ranked_docs(cfg: Config, form: query_mod.QueryForm, limit: int,
 
 def _ranked(cfg: Config, form: query_mod.QueryForm, limit: int,
             reader: Reader | None = None) -> tuple[list[tuple[float, dict]], list[float]]:
-    """The best sections and the weight of each highlight unit (see `unit_weights`)."""
-    index = reader.index() if reader is not None else open_reader(cfg.data_dir)
-    compiled = compile_query(form, index.schema)
-    if compiled is None:
-        return [], []
-    searcher = index.searcher()
-    limit = min(limit, searcher.num_docs)  # the top-k heap is sized by the limit
-    if limit < 1:
-        return [], []
-    docs = [(score, searcher.doc(address).to_dict())
-            for score, address in searcher.search(compiled, limit, count=False).hits]
+    """The best sections the config's scopes may see and the weight of each highlight unit
+    (see `unit_weights`), from whichever backend the config names."""
+    searcher = open_searcher(cfg, reader)
+    docs = searcher.search(form, cfg.sees, limit)
     for low, high in form.date_priors:  # sections of the named days compete even when the text ranks them low
         dated = form.within(low, high)
         if dated is not None:
-            query = compile_query(dated, index.schema)
-            if query is not None:
-                docs.extend((score, searcher.doc(address).to_dict())
-                            for score, address in searcher.search(query, limit, count=False).hits)
+            docs.extend(searcher.search(dated, cfg.sees, limit))
             listing = dated.within(low, high)
             listing.should, listing.must = [], []  # the named days' sections, whatever their words
-            query = compile_query(listing, index.schema)
-            if query is not None:
-                docs.extend((0.0, searcher.doc(address).to_dict())
-                            for _, address in searcher.search(query, limit, count=False).hits)
-    return docs, unit_weights(searcher, index.schema, form) if docs else []
+            docs.extend((0.0, doc) for _, doc in searcher.search(listing, cfg.sees, limit))
+    return docs, searcher.weights(form, unit_weights) if docs else []
 
 
 def unit_weights(searcher, schema, form: query_mod.QueryForm) -> list[float]:  # noqa: ANN001 - tantivy
@@ -411,23 +399,12 @@ def empty_reason(cfg: Config, text: str, options: SearchOptions) -> str:
     form = build_form(text, options)
     if not form.should and not form.must:
         return "the query has no searchable words"
-    index = open_reader(cfg.data_dir)
-    searcher = index.searcher()
-    present = [u for u in [*form.should, *form.must]
-               if searcher.search(_unit_anywhere(index.schema, u.tokens), 1, count=True).count]
+    present = open_searcher(cfg).present([*form.should, *form.must], cfg.sees)
     if not present:
         return "no word of the query occurs in the indexed collections"
     if form.must and any(u not in present for u in form.must):
         return "a quoted phrase occurs nowhere"
     return "the filters (collection, --type, --since/--until/--when, --path) or -exclusions leave no match"
-
-
-def _unit_anywhere(schema, tokens: tuple[str, ...]):  # noqa: ANN001, ANN202 - tantivy
-    from .index import unit_query
-    import tantivy
-
-    return tantivy.Query.boolean_query([(tantivy.Occur.Should, unit_query(schema, "body", tokens)),
-                                        (tantivy.Occur.Should, unit_query(schema, "heading", tokens))])
 
 
 def fit_budget(hits: list[Hit], budget: int, limit: int) -> list[Hit]:

@@ -15,6 +15,7 @@ import xxhash
 
 from . import manifest as manifests
 from . import markdown
+from .backends import RefreshWriter, open_writer
 from .config import Collection, Config
 from .errors import DataFolderError, IndexCorruptError
 from .index import Writer, check, inspect, remove_stale_versions, unusable_path
@@ -142,7 +143,7 @@ def _refresh(cfg: Config, names: list[str] | None, full: bool, progress: Progres
     report = RefreshReport()
     selected = cfg.select(names)
     report.rebuilt_from = stale_versions(cfg.data_dir)
-    with Writer(cfg.data_dir, cfg.lock_timeout) as writer:
+    with open_writer(cfg) as writer:
         if writer.created and not manifests.stored_collections(cfg.data_dir):
             report.adopted_from, report.adopted = _adopt_legacy(cfg)
             writer.created = not os.path.exists(os.path.join(tantivy_dir(cfg.data_dir), "meta.json"))
@@ -243,7 +244,7 @@ def _legacy_roots(folder: str) -> dict[str, str]:
 
 
 def _refresh_collection(
-    writer: Writer,
+    writer: RefreshWriter,
     cfg: Config,
     coll: Collection,
     full: bool,
@@ -264,7 +265,7 @@ def _refresh_collection(
         touched.update(old.files)  # gone from the index now, whatever the next scan finds
         old_files: dict[str, list] = {}
     else:
-        old_files = old.files
+        old_files = writer.known_files(coll.name, old.files)
         pending = manifests.load_intent(cfg.data_dir, coll.name)
         if pending:
             # An earlier refresh committed changes to these paths and died before its manifest:
@@ -305,7 +306,7 @@ def _refresh_collection(
             new_files[info.rel] = [size, info.mtime_ns, read.digest, entry[3]]
             result.unchanged += 1
             continue
-        writer.replace_file(coll.name, info.rel, read.sections)
+        writer.replace_file(coll.name, info.rel, read.sections, read.digest)
         touched.add(info.rel)
         new_files[info.rel] = [size, info.mtime_ns, read.digest, len(read.sections)]
         changed = True

@@ -26,10 +26,11 @@ import xxhash
 
 from ..errors import BackendError, BackendUnavailableError, ConfigError
 from ..index import HEADING_WEIGHT, body_hash
-from . import StoredFile
+from .base import StoredFile
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from ..config import Config
     from ..markdown import Section
     from ..query import QueryForm
 
@@ -63,7 +64,7 @@ class Settings:
                  api_key_env: str = "QMEM_OPENSEARCH_API_KEY", verify_tls: bool = True,
                  ca_certs: str = "", shards: int = 3, replicas: int = 1,
                  search_type: str = "dfs_query_then_fetch", timeout: float = 30.0, retries: int = 5,
-                 backoff: float = 0.5, refresh: bool = False) -> None:
+                 backoff: float = 0.5, refresh: bool = True) -> None:
         self.url = url
         self.index = index
         self.auth = auth  # "none", "basic" (username + password from password_env), "api_key"
@@ -78,7 +79,7 @@ class Settings:
         self.timeout = timeout
         self.retries = retries  # per request, after the first try
         self.backoff = backoff  # seconds before the first retry, doubled each time (max 8 s)
-        self.refresh = refresh  # refresh the indices after a commit (tests; normally ~1 s lag)
+        self.refresh = refresh  # refresh the indices after a commit: searchable when it returns
 
     @classmethod
     def from_dict(cls, data: dict[str, object]) -> Settings:
@@ -419,6 +420,11 @@ class OpenSearchBackend:
                                                      search_type=s.search_type))
         return [(hit["_score"] or 0.0, stored_fields(hit["_source"])) for hit in page["hits"]["hits"]]
 
+    def count(self, query: dict, scopes: list[str]) -> int:
+        s = self.settings
+        return self._call(lambda: self.client.count(index=s.index, body={"query": query},
+                                                    routing=routing(scopes)))["count"]
+
     def commit(self) -> None:
         """Sections first, then drop the surplus of shrunk and deleted files, then the hashes."""
         if not (self._actions or self._trims or self._files):
@@ -533,3 +539,88 @@ def _reason(exc: Exception) -> str:
         if isinstance(error, dict):
             return str(error.get("reason", error))
     return str(getattr(exc, "error", exc))
+
+
+# -- what sync and search hold -------------------------------------------------------------
+
+def backend_for(cfg: Config) -> OpenSearchBackend:
+    return OpenSearchBackend(Settings.from_dict(cfg.backend))
+
+
+class OpenSearchWriter:
+    """The refresh writer of `sync` on the cluster: each collection's sections go in its
+    scope (`[collections.X] scope`, else `[scopes] own`). The local lock keeps two refreshes
+    of this config apart; the local manifest stays as a cache of file sizes and times, the
+    hashes in the cluster are the truth (`known_files`)."""
+
+    created = False  # no local index to build
+
+    def __init__(self, cfg: Config, timeout: float, backend: OpenSearchBackend | None = None) -> None:
+        from ..fsutil import FileLock
+        from ..layout import lock_path
+
+        self.cfg = cfg
+        self.backend = backend or backend_for(cfg)
+        self.lock = FileLock(lock_path(cfg.data_dir), timeout)
+        self.timeout = timeout
+
+    def __enter__(self) -> OpenSearchWriter:
+        from ..errors import IndexBusyError
+
+        if not self.lock.acquire():
+            raise IndexBusyError(f"another qmem refresh of this config runs for over {self.timeout:g}s; "
+                                 "try again later")
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.lock.release()
+
+    def _scope(self, collection: str) -> str:
+        coll = self.cfg.collections.get(collection)
+        return self.cfg.scope_of(coll) if coll is not None else self.cfg.scope
+
+    def known_files(self, collection: str, files: dict[str, list]) -> dict[str, list]:
+        stored = self.backend.stored_hashes(self._scope(collection), collection)
+        out: dict[str, list] = {}
+        for path, held in stored.items():
+            local = files.get(path)
+            if local is not None and local[2] == held.digest and local[3] == held.sections:
+                out[path] = local
+            else:  # another machine or an unfinished refresh wrote it: re-hash this file
+                out[path] = [-1, 0, held.digest, held.sections]
+        return out
+
+    def replace_file(self, collection: str, path: str, sections: list, digest: str = "") -> None:
+        self.backend.replace_file(self._scope(collection), collection, path, digest, sections)
+
+    def delete_file(self, collection: str, path: str) -> None:
+        self.backend.delete_file(self._scope(collection), collection, path)
+
+    def delete_collection(self, collection: str) -> None:
+        self.backend.delete_collection(self._scope(collection), collection)
+
+    def reset(self) -> None:
+        pass  # only a local index can be damaged
+
+    def commit(self) -> None:
+        self.backend.commit()
+
+    def finish(self) -> None:
+        pass
+
+
+class OpenSearchSearcher:
+    def __init__(self, cfg: Config, backend: OpenSearchBackend | None = None) -> None:
+        self.backend = backend or backend_for(cfg)
+
+    def search(self, form: QueryForm, scopes: list[str], limit: int) -> list[tuple[float, dict]]:
+        return self.backend.search(form, scopes, limit)
+
+    def weights(self, form: QueryForm, weigh=None) -> list[float]:  # noqa: ANN001
+        return []  # snippets weigh the query's units alike
+
+    def present(self, units: list, scopes: list[str]) -> list:
+        """The units that occur somewhere in what the scopes may see (one count each)."""
+        return [u for u in units if self.backend.count({"bool": {
+            "should": [_unit("body", u.tokens), _unit("heading", u.tokens)], "minimum_should_match": 1,
+            "filter": [{"terms": {"scope": sorted(set(scopes))}}]}}, scopes)]
