@@ -369,3 +369,47 @@ def test_a_workspace_that_does_not_exist_is_refused(cli, workspace, tmp_path, mo
     assert not typo.exists()
     monkeypatch.setenv("QMEM_WORKSPACE", str(workspace))
     assert cli("remember", "a fact").code == 0
+
+
+# -- finding 8: overlapping collections (the README's `main` + `all` on one root) -----------------
+
+def test_overlapping_collections_give_one_hit_per_section_and_get_resolves(cli, workspace, tmp_path, capsys):
+    import json
+
+    assert cli("collection", "create", "main", str(workspace)).code == 0
+    assert cli("collection", "create", "all", str(workspace), "--pattern", "**/*.md").code == 0
+    for query in ("USDC", "backup cron", "私钥"):
+        hits = json.loads(cli("search", query, "--json", "-n", "50").out)
+        places = [(h["abs_path"], h["line_start"]) for h in hits]
+        assert hits and len(places) == len(set(places)), query
+        assert len(json.loads(cli("search", query, "--json", "-n", "2").out)) == min(2, len(hits))
+    got = cli("get", "MEMORY.md#security")
+    assert got.code == 0 and "## Security" in got.out, got
+    assert cli("get", "memory/knowledge.md:1:2").code == 0
+
+    other = tmp_path / "other"  # a different file at the same relative path still needs -c
+    other.mkdir()
+    (other / "MEMORY.md").write_text("# Other\n## Security\nelsewhere\n", encoding="utf-8")
+    assert cli("collection", "create", "other", str(other)).code == 0
+    ambiguous = cli("get", "MEMORY.md#security")
+    one_line_exit_2(ambiguous)
+    assert "pick one with -c" in ambiguous.err
+    assert "elsewhere" in cli("get", "MEMORY.md#security", "-c", "other").out
+
+    from qmem.mcp_server import Memory
+
+    memory = Memory()
+    assert "elsewhere" in memory.memory_get("MEMORY.md#security", collection="other")["text"]
+    assert "elsewhere" not in memory.memory_get("MEMORY.md#security", collection="main")["text"]
+
+    from qmem.qmd import run as qmd
+
+    capsys.readouterr()
+    assert qmd(["get", "qmd://other/MEMORY.md:2"]) == 0
+    assert capsys.readouterr().out.startswith("## Security\nelsewhere")
+    assert qmd(["get", "MEMORY.md:3", "-c", "other"]) == 0
+    assert capsys.readouterr().out.startswith("elsewhere")
+    from qmem.errors import QmemError
+
+    with pytest.raises(QmemError, match="pick one with -c"):
+        qmd(["get", "MEMORY.md"])

@@ -78,7 +78,7 @@ def test_mcp_round_trip_over_stdio(indexed):
     out = asyncio.run(_session_run(env, [PYTHON, "-c", REFRESH_LOOP]))
     assert set(out["tools"]) == {"memory_search", "memory_get", "memory_boot", "memory_remember", "memory_forget",
                                  "memory_status"}
-    assert set(out["tools"]["memory_get"]["properties"]) == {"path", "from", "lines"}
+    assert set(out["tools"]["memory_get"]["properties"]) == {"path", "from", "lines", "collection"}
     assert out["search"]["results"] and set(out["search"]["results"][0]) >= {
         "path", "startLine", "endLine", "score", "snippet", "source", "citation"}
     assert set(out["get"]) == {"text", "path", "from", "lines", "truncated", "nextFrom"} and out["get"]["from"] == 2

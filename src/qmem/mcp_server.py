@@ -86,9 +86,10 @@ class Memory:
             self.model = hybrid.model_for(cfg, options.collections)  # re-embedded with another model
             return run(cfg, query, options, self.model)
 
-    def memory_get(self, path: str, **kwargs: int | None) -> dict[str, object]:
-        start, lines = kwargs.get("from"), kwargs.get("lines")
-        return retrieve.window(self.cfg(), path, start, lines)
+    def memory_get(self, path: str, **kwargs: int | str | None) -> dict[str, object]:
+        start, lines, collection = kwargs.get("from"), kwargs.get("lines"), kwargs.get("collection")
+        return retrieve.window(self.cfg(), path, start, lines,  # type: ignore[arg-type]
+                               collections=[str(collection)] if collection else None)
 
     def memory_boot(self, budget: int = boot_mod.DEFAULT_BUDGET, scope: str = "main") -> dict[str, object]:
         from . import render
@@ -167,21 +168,24 @@ def build(memory: Memory):  # noqa: ANN201 - mcp.server.mcpserver.MCPServer
                       since: str | None = None, until: str | None = None, mode: str = "bm25") -> dict[str, Any]:
         return memory.memory_search(query, maxResults, minScore, collection, type, since, until, mode)
 
-    def memory_get(path: str, lines: int | None = None, **wire: int | None) -> dict[str, Any]:
+    def memory_get(path: str, lines: int | None = None, collection: str | None = None,
+                   **wire: int | None) -> dict[str, Any]:
         # The wire name is `from` (a Python keyword): the schema comes from the signature below,
         # and the SDK hands the value back under its alias.
-        return memory.memory_get(path, **{"from": wire.get("from"), "lines": lines})
+        return memory.memory_get(path, **{"from": wire.get("from"), "lines": lines, "collection": collection})
 
     memory_get.__signature__ = inspect.Signature([  # type: ignore[attr-defined]
         inspect.Parameter("path", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=str),
         inspect.Parameter("from_", inspect.Parameter.KEYWORD_ONLY, default=None,
                           annotation=Annotated[int | None, Field(alias="from")]),
         inspect.Parameter("lines", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=int | None),
+        inspect.Parameter("collection", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=str | None),
     ], return_annotation=dict[str, Any])
     tool((
         "Read memory text: `path` relative to the memory root, optionally `path#anchor` for a whole "
         "section; `from` (first line) and `lines` (default 120). Returns {text, path, from, lines, "
-        "truncated, nextFrom}; when truncated, call again with from=nextFrom."))(memory_get)
+        "truncated, nextFrom}; when truncated, call again with from=nextFrom. `collection` picks one "
+        "when the same path exists in several collections (a search hit names its collection)."))(memory_get)
 
     @tool((
         "Load session-start memory within a token budget: the memory index, the session buffer and "

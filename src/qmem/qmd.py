@@ -17,7 +17,7 @@ import sys
 import xxhash
 
 from . import __version__, catalog, config, render, retrieve, search, sync
-from .errors import EXIT_INTERNAL, EXIT_USAGE, QmemError, internal_message, is_engine_panic, non_utf8_argument
+from .errors import EXIT_INTERNAL, EXIT_USAGE, BadInputError, QmemError, internal_message, is_engine_panic, non_utf8_argument
 
 NO_VECTORS = "qmem-qmd: embedding is done by qmem itself: run `qmem embed` (pip install 'qmem[vector]')"
 MODES = {"search": "bm25", "vsearch": "vector", "query": "hybrid"}
@@ -39,6 +39,19 @@ def _hit_json(hit: search.Hit) -> dict[str, object]:
         "title": hit.heading or hit.path.rsplit("/", 1)[-1],
         "snippet": f"@@ -{start},{count} @@\n{hit.snippet.text}",
     }
+
+
+def _get_target(target: str, collection: str | None) -> tuple[str, list[str] | None]:
+    """`qmd://collection/path[:LINE]` (what search prints) → (path, [collection]); a plain path
+    keeps `-c`."""
+    if target.startswith("qmd://"):
+        named, _, path = target[len("qmd://"):].partition("/")
+        if not named or not path:
+            raise BadInputError(f"{target}: expected qmd://COLLECTION/PATH")
+        if collection and collection != named:
+            raise BadInputError(f"{target} names collection {named}, -c says {collection}")
+        return path, [named]
+    return target, [collection] if collection else None
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -71,8 +84,10 @@ def _parser() -> argparse.ArgumentParser:
         cmd.add_argument("-n", type=int, default=5, metavar="N", help="Number of results (default 5).")
         cmd.add_argument("-c", "--collection", action="append", metavar="NAME", help="Limit to a collection (repeatable).")
         cmd.add_argument("--min-score", type=float, default=None, metavar="SCORE", help="Drop results scoring below this.")
-    sub.add_parser("get", help="Print a file, or from a line on: PATH[:LINE].").add_argument(
-        "target", metavar="PATH", help="A path relative to a collection root, optionally with :LINE.")
+    get = sub.add_parser("get", help="Print a file, or from a line on: PATH[:LINE] or qmd://COLLECTION/PATH[:LINE].")
+    get.add_argument("target", metavar="PATH", help="A path relative to a collection root, optionally with :LINE; "
+                     "or the qmd://collection/path a search printed.")
+    get.add_argument("-c", "--collection", default=None, help="The collection, when several hold PATH.")
     embed = sub.add_parser("embed", help="No-op for qmd callers; qmem embeds with `qmem embed`.")
     embed.add_argument("-f", "--force", action="store_true", help="Accepted and ignored.")
     return parser
@@ -98,7 +113,8 @@ def run(argv: list[str]) -> int:
     elif args.command == "status":
         out(render.status_text(catalog.status(cfg)) + "\n")
     elif args.command == "get":
-        out(retrieve.get(cfg, args.target).text + "\n")
+        target, collections = _get_target(args.target, args.collection)
+        out(retrieve.get(cfg, target, collections).text + "\n")
     elif args.command == "embed":
         sys.stderr.write(NO_VECTORS + "\n")
     else:

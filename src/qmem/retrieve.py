@@ -97,8 +97,13 @@ def _locate(cfg: Config, path: str, names: list[str] | None) -> tuple[Collection
             raise UnsafePathError(f"{path}: resolves outside the collection root (traversal or symlink); refused")
         raise NotFoundError(f"{path}: no such file in {_names(candidates)}{_suggest(cfg, rel, candidates)}")
     if len(found) > 1:
-        both = ", ".join(c.name for c, _, _ in found)
-        raise BadInputError(f"{path}: found in several collections ({both}); pick one with -c")
+        # Overlapping collections (`main` and `all` on one root) share files: one file is one
+        # answer, from a collection whose patterns select it. Only different files ask for -c.
+        wanted = [f for f in found if Matcher(f[0].patterns, f[0].exclude).wants(f[1])] or found
+        if len({real for _, _, real in wanted}) > 1:
+            both = ", ".join(c.name for c, _, _ in wanted)
+            raise BadInputError(f"{path}: different files in several collections ({both}); pick one with -c")
+        return wanted[0]
     return found[0]
 
 

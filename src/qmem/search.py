@@ -253,6 +253,20 @@ def search(cfg: Config, text: str, options: SearchOptions | None = None, reader:
     raise last_error  # type: ignore[misc]
 
 
+def real_roots(cfg: Config) -> dict[str, str]:
+    """Each collection's root with links resolved: the same file under two collections is one file."""
+    return {name: os.path.realpath(coll.path) for name, coll in cfg.collections.items()}
+
+
+def copies(cfg: Config, names: list[str] | None = None) -> int:
+    """The most collections among `names` (all by default) that can index one file: 1 unless
+    roots overlap (`main` and `all` on one folder, or a root inside another)."""
+    from .fsutil import is_inside
+
+    roots = [os.path.realpath(c.path) for c in cfg.select(names)]
+    return max((sum(is_inside(other, root) for other in roots) for root in roots), default=1)
+
+
 def never_indexed(cfg: Config, names: list[str] | None = None) -> list[str]:
     """The selected collections that no refresh has indexed yet (created with --no-index, or
     added to the config by hand): a search finds nothing in them and should say so."""
@@ -315,6 +329,7 @@ def _run(cfg: Config, form: query_mod.QueryForm, options: SearchOptions, reader:
     files = Files()
     priors = bool(form.date_priors or options.recency)
     pool = options.limit * 2 if priors else options.limit
+    pool *= copies(cfg, form.collections)  # overlapping collections index a file more than once
     if options.budget:
         pool = max(pool, BUDGET_POOL)
     docs, weights = _ranked(cfg, form, pool, reader)
@@ -322,11 +337,14 @@ def _run(cfg: Config, form: query_mod.QueryForm, options: SearchOptions, reader:
     # a named day's section also earns half the weight of the query's best unit, so the day
     # shows up even when its words differ from the question's (the same for every hit)
     date_bonus = DATE_BONUS * max(weights, default=0.0) if form.date_priors else 0.0
-    seen: set[tuple[str, str, int]] = set()
-    docs.sort(key=lambda row: -row[0])  # a section listed twice keeps its text score
+    seen: set[tuple[str, int]] = set()
+    # a section listed twice keeps its text score; one in several overlapping collections is
+    # one hit, credited to the first collection by name
+    docs.sort(key=lambda row: (-row[0], row[1]["collection"][0]))
+    roots = real_roots(cfg)
     ranked: list[tuple[float, float, float, dict]] = []
     for score, doc in docs:
-        key = (doc["collection"][0], doc["path"][0], doc["line_start"][0])
+        key = (os.path.join(roots.get(doc["collection"][0], doc["collection"][0]), doc["path"][0]), doc["line_start"][0])
         if key in seen:
             continue
         seen.add(key)
