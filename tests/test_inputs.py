@@ -415,3 +415,15 @@ def test_overlapping_collections_give_one_hit_per_section_and_get_resolves(cli, 
 
     with pytest.raises(QmemError, match="pick one with -c"):
         qmd(["get", "MEMORY.md"])
+
+
+def test_qmd_usage_errors_are_one_line_exit_2(monkeypatch, capsys):
+    from qmem import qmd
+
+    for argv in (["frobnicate"], ["get"], ["search", "x", "-n", "abc"], ["collection", "add", "x"]):
+        monkeypatch.setattr("sys.argv", ["qmem-qmd", *argv])
+        with pytest.raises(SystemExit) as exit_info:
+            qmd.main()
+        err = capsys.readouterr().err
+        assert exit_info.value.code == 2 and err.count("\n") == 1 and err.startswith("qmem-qmd: "), (argv, err)
+        assert "(see: qmem-qmd" in err

@@ -54,8 +54,17 @@ def _get_target(target: str, collection: str | None) -> tuple[str, list[str] | N
     return target, [collection] if collection else None
 
 
+class _OneLineParser(argparse.ArgumentParser):
+    """argparse whose usage errors are one line (`qmem-qmd: get: … (see: qmem-qmd get -h)`), exit 2;
+    sub-commands inherit it (add_subparsers uses the parent's class)."""
+
+    def error(self, message: str):  # noqa: ANN201 - never returns
+        raise BadInputError(f"{self.prog.split(' ', 1)[1] + ': ' if ' ' in self.prog else ''}{message} "
+                            f"(see: {self.prog} -h)")
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _OneLineParser(
         prog="qmem-qmd", description="qmd-compatible commands backed by qmem (for tools configured to run qmd).",
         epilog="examples:\n  qmem-qmd collection add ~/agent --name main --mask '**/*.md'\n"
                "  qmem-qmd query \"private key leaked\" --json -n 5\n  qmem-qmd get MEMORY.md:10",
