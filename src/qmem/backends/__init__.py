@@ -8,16 +8,30 @@ interfaces are in `base.py`, one module per engine beside it.
 
 from __future__ import annotations
 
-from ..backend_config import valid_scope
-from ..conventions import SHARED_SCOPE
-from .base import Backend, RefreshWriter, Searcher, StoredFile
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..config import Config
+    from .base import RefreshWriter, Searcher
 
 __all__ = ["SHARED_SCOPE", "Backend", "RefreshWriter", "Searcher", "StoredFile", "open_searcher",
            "open_writer", "valid_scope"]
+
+
+def __getattr__(name: str) -> object:
+    """The interfaces and scope helpers, imported on first use: a search imports none of them."""
+    if name in ("Backend", "RefreshWriter", "Searcher", "StoredFile"):
+        from . import base
+
+        return getattr(base, name)
+    if name == "valid_scope":
+        from ..backend_config import valid_scope
+
+        return valid_scope
+    if name == "SHARED_SCOPE":
+        from ..conventions import SHARED_SCOPE
+
+        return SHARED_SCOPE
+    raise AttributeError(name)
 
 
 def open_writer(cfg: Config, timeout: float | None = None) -> RefreshWriter:
