@@ -385,6 +385,11 @@ def test_overlapping_collections_give_one_hit_per_section_and_get_resolves(cli, 
         places = [(h["abs_path"], h["line_start"]) for h in hits]
         assert hits and len(places) == len(set(places)), query
         assert len(json.loads(cli("search", query, "--json", "-n", "2").out)) == min(2, len(hits))
+    assert cli("embed", "--model", "fake").code == 0
+    for command in ("vsearch", "query"):
+        hits = json.loads(cli(command, "USDC decimals", "--json", "-n", "50").out)
+        places = [(h["abs_path"], h["line_start"]) for h in hits]
+        assert hits and len(places) == len(set(places)), command
     got = cli("get", "MEMORY.md#security")
     assert got.code == 0 and "## Security" in got.out, got
     assert cli("get", "memory/knowledge.md:1:2").code == 0

@@ -8,13 +8,14 @@ least CLEAR_RATIO times the second's) stays first.
 
 from __future__ import annotations
 
+import os
 import re
 
 import numpy as np
 
 from .. import query as query_mod
 from ..config import Config
-from ..search import Files, Hit, SearchOptions, build_form, build_hit, ranked_docs
+from ..search import Files, Hit, SearchOptions, build_form, build_hit, copies, ranked_docs, real_roots
 from . import store
 from .models import Embedder
 
@@ -85,9 +86,15 @@ def _hits(cfg: Config, ranked: list[tuple[float, dict]], text: str, options: Sea
     units = query_mod.parse(text).highlight_units()
     files = Files()
     hits = []
+    roots = real_roots(cfg)
+    seen: set[tuple[str, int]] = set()
     for score, doc in ranked:
         if options.min_score is not None and score < options.min_score:
             continue
+        where = (os.path.join(roots.get(doc["collection"][0], ""), doc["path"][0]), doc["line_start"][0])
+        if where in seen:
+            continue  # the same section through overlapping collections: one hit
+        seen.add(where)
         hit = build_hit(cfg, doc, score, units, options.snippet_lines, files)
         if hit is None:
             continue
@@ -101,7 +108,8 @@ def _hits(cfg: Config, ranked: list[tuple[float, dict]], text: str, options: Sea
 
 def vsearch(cfg: Config, text: str, options: SearchOptions, model: Embedder) -> list[Hit]:
     """Nearest sections by embedding alone."""
-    return _hits(cfg, ranked_vectors(cfg, text, options, model, options.limit * 2), text, options)
+    wanted = options.limit * 2 * copies(cfg, options.collections)
+    return _hits(cfg, ranked_vectors(cfg, text, options, model, wanted), text, options)
 
 
 def _key(doc: dict) -> tuple:
@@ -147,7 +155,7 @@ def hybrid(cfg: Config, text: str, options: SearchOptions, model: Embedder, **ov
     """BM25 and vectors, fused; each hit carries both component ranks."""
     settings = {**weights(cfg), **overrides}
     form = build_form(text, options)
-    depth = max(DEPTH, options.limit * 3)
+    depth = max(DEPTH, options.limit * 3) * copies(cfg, options.collections)
     bm25 = ranked_docs(cfg, form, depth)
     dense = ranked_vectors(cfg, text, options, model, depth)
     settings["k"] = int(settings["k"])
