@@ -3,12 +3,16 @@ string rules instead of a regex per line, and a refresh that reads nothing it ne
 
 from __future__ import annotations
 
+import os
 import re
+import time
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from qmem import markdown
+from qmem import config, index, markdown, search, sync
+
+from .helpers import index_snapshot
 
 # The heading rule as one regex, as it was: the reference for the faster scan.
 HEADING = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
@@ -57,3 +61,50 @@ def test_heading_edge_cases():
 
 def test_lines_carrying_their_own_breaks_keep_their_indexes():
     assert found(["text\n# b", "## c"]) == [(1, 2, "c")]
+
+
+def _workspace(root, files: int) -> list[str]:
+    paths = []
+    for k in range(files):
+        rel = f"memory/2026-03-{k + 1:02d}.md" if k % 2 else f"memory/topics/t{k}.md"
+        path = os.path.join(root, rel)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(f"# Day {k}\n## Keys {k}\n- [K] wallet {k} 钱包 key\n## Notes\ntext {k}\n")
+        paths.append(path)
+    return paths
+
+
+def test_touched_but_unchanged_files_are_hashed_not_parsed_or_reindexed(tmp_path, monkeypatch):
+    """A `git checkout`, a restore or an `rsync` without -t moves every mtime: each file then
+    costs a read and a hash, nothing more, and the next refresh does not even read it."""
+    root = tmp_path / "ws"
+    paths = _workspace(str(root), 12)
+    past = time.time() - 3600
+    for path in paths:
+        os.utime(path, (past, past))
+    cfg = config.load()
+    config.add_collection(cfg, config.Collection("main", str(root)))
+    sync.refresh(cfg)
+    before = index_snapshot(cfg.data_dir)
+    for path in paths:  # touched, not changed, and out of the racy window
+        os.utime(path, (past + 60, past + 60))
+    parsed, replaced, reads = [], [], []
+    real_parse, real_add, real_read = markdown.parse, index.Writer.add_sections, sync.read_sections
+    monkeypatch.setattr(markdown, "parse", lambda *a, **k: parsed.append(a) or real_parse(*a, **k))
+    monkeypatch.setattr(index.Writer, "add_sections", lambda *a: replaced.append(a[2]) or real_add(*a))
+    monkeypatch.setattr(sync, "read_sections", lambda info: reads.append(info.rel) or real_read(info))
+    report = sync.refresh(cfg)
+    c = report.collections[0]
+    assert (c.added, c.changed, c.deleted, c.unchanged) == (0, 0, 0, 12)
+    assert len(reads) == 12 and parsed == [] and replaced == [] and not report.committed
+    assert index_snapshot(cfg.data_dir) == before
+    reads.clear()
+    report = sync.refresh(cfg)  # the manifest took the new mtimes: nothing is read again
+    assert reads == [] and report.collections[0].unchanged == 12
+    with open(paths[3], "a", encoding="utf-8") as handle:  # a real change still counts
+        handle.write("- [E] moved wallet 迁移\n")
+    os.utime(paths[3], (past + 120, past + 120))
+    report = sync.refresh(cfg)
+    assert report.collections[0].changed == 1 and len(parsed) == 1 and len(replaced) == 1
+    assert [h.path for h in search.search(cfg, "迁移")] == [os.path.relpath(paths[3], root)]

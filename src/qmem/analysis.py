@@ -41,8 +41,7 @@ _cjk_runs: re.Pattern[str] | None = None  # compiled on first use: ~3 ms off eve
 
 _analyzer: tantivy.TextAnalyzer | None = None
 _terms_analyzer: tantivy.TextAnalyzer | None = None
-_word_finders: tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]] | None = None
-_term_of: dict[str, str] = {}  # word → its index term (or _DROPPED), filled as words are met
+_word_finders: tuple[dict[int, str] | None, re.Pattern[str], re.Pattern[str], re.Pattern[str]] | None = None
 
 
 def analyzer() -> tantivy.TextAnalyzer:
@@ -77,11 +76,27 @@ def register(index: tantivy.Index) -> None:
     index.register_tokenizer(TERMS_TOKENIZER_NAME, terms_analyzer())
 
 
-def _compile_word_finders() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
-    """(astral test, finder for texts within the BMP, finder for any text).
+class _TermCache(dict):  # type: ignore[type-arg]
+    """word → its index term (or _DROPPED), analyzed the first time a word is met."""
 
-    `re` looks BMP classes up in a bitmap but tries astral ranges one by one, for every
-    character that misses the bitmap; most texts have no astral character and skip them."""
+    def __missing__(self, word: str) -> str:
+        found = analyzer().analyze(word)
+        term = found[0] if found else _DROPPED
+        if len(self) >= _TERM_CACHE_MAX:
+            self.clear()
+        self[word] = term
+        return term
+
+
+_term_of = _TermCache()
+
+
+def _compile_word_finders() -> tuple[dict[int, str] | None, re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """(ASCII translation table or None, astral test, finder for BMP texts, finder for any text).
+
+    An ASCII text needs no regex: `str.translate` blanks what is not a word character and
+    `split` does the rest. `re` looks BMP classes up in a bitmap but tries astral ranges
+    one by one for every character that misses it; most texts have no astral character."""
     global _word_finders
     from .token_classes import RUN, SINGLE, ranges
 
@@ -94,7 +109,14 @@ def _compile_word_finders() -> tuple[re.Pattern[str], re.Pattern[str], re.Patter
             parts.append(f"\\U{first:08x}" if first == last else f"\\U{first:08x}-\\U{last:08x}")
         return "[" + "".join(parts) + "]"
 
+    def inside(code: int, table: str) -> bool:
+        return any(first <= code <= last for first, last in ranges(table))
+
+    ascii_table = None
+    if not any(inside(c, SINGLE) for c in range(128)):
+        ascii_table = str.maketrans({chr(c): chr(c) if inside(c, RUN) else " " for c in range(128)})
     _word_finders = (
+        ascii_table,
         re.compile("[\\U00010000-\\U0010ffff]"),
         re.compile(f"{char_class(SINGLE, True)}|{char_class(RUN, True)}+"),
         re.compile(f"{char_class(SINGLE, False)}|{char_class(RUN, False)}+"),
@@ -102,22 +124,15 @@ def _compile_word_finders() -> tuple[re.Pattern[str], re.Pattern[str], re.Patter
     return _word_finders
 
 
-def _term(word: str) -> str:
-    found = analyzer().analyze(word)
-    term = found[0] if found else _DROPPED
-    if len(_term_of) >= _TERM_CACHE_MAX:
-        _term_of.clear()
-    _term_of[word] = term
-    return term
-
-
 def index_terms(text: str) -> str:
     """`text`'s index terms joined by spaces: what `terms_analyzer` splits back into exactly
     the tokens (texts and positions) that `analyzer` makes of `text`."""
-    astral, bmp, full = _word_finders or _compile_word_finders()
-    words = (bmp if text.isascii() or not astral.search(text) else full).findall(text)
-    known = _term_of.get
-    return " ".join([known(w) or _term(w) for w in words])
+    ascii_table, astral, bmp, full = _word_finders or _compile_word_finders()
+    if ascii_table is not None and text.isascii():
+        words = text.translate(ascii_table).split()
+    else:
+        words = (full if astral.search(text) else bmp).findall(text)
+    return " ".join(map(_term_of.__getitem__, words))
 
 
 def tokens(text: str) -> list[tantivy.Token]:

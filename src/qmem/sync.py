@@ -76,34 +76,50 @@ class RefreshReport:
 
 
 class _Read:
-    """A file's bytes turned into sections, or the reason it was skipped."""
+    """A file's bytes: their hash and text, or the reason the file is skipped. The sections
+    are parsed on first use, so a touched file whose hash did not change is never parsed."""
 
-    __slots__ = ("digest", "sections", "problem")
+    __slots__ = ("digest", "text", "problem", "rel", "_sections")
 
-    def __init__(self, digest: str, sections: list[markdown.Section] | None, problem: str = "") -> None:
+    def __init__(self, digest: str, text: str | None, problem: str = "", rel: str = "") -> None:
         self.digest = digest
-        self.sections = sections
+        self.text = text
         self.problem = problem
+        self.rel = rel
+        self._sections: list[markdown.Section] | None = None
+
+    @property
+    def sections(self) -> list[markdown.Section] | None:
+        if self._sections is None and self.text is not None:
+            file_date = markdown.parse_date(os.path.basename(self.rel))
+            self._sections = markdown.parse(self.text, file_date)
+        return self._sections
 
 
 def read_sections(info: FileInfo) -> _Read:
-    """Read, hash and parse one file; binary, non-UTF-8 and oversized files are refused."""
+    """Read and hash one file (sections parsed when asked for); binary, non-UTF-8 and
+    oversized files are refused."""
     if info.size > MAX_FILE_BYTES:
         return _Read("", None, f"larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB, skipped")
     try:
         with open(info.abs, "rb") as handle:
-            data = handle.read(MAX_FILE_BYTES + 1)
+            # The size from the scan, plus one byte to see growth: asking for 16 MiB at
+            # once would allocate them for every file (~40 µs each).
+            data = handle.read(info.size + 1)
+            if len(data) > info.size:
+                data += handle.read(MAX_FILE_BYTES + 1 - len(data))
     except OSError as exc:
         return _Read("", None, f"cannot read: {exc.strerror}")
     digest = xxhash.xxh3_64_hexdigest(data)
+    if len(data) > MAX_FILE_BYTES:
+        return _Read(digest, None, f"larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB, skipped")
     if b"\x00" in data:
         return _Read(digest, None, "binary (contains NUL bytes), skipped")
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         return _Read(digest, None, f"not UTF-8 (byte {exc.start}), skipped")
-    file_date = markdown.parse_date(os.path.basename(info.rel))
-    return _Read(digest, markdown.parse(text, file_date))
+    return _Read(digest, text, rel=info.rel)
 
 
 def refresh(
@@ -293,7 +309,7 @@ def _refresh_collection(
         entry = old_files.get(info.rel)
         read = read_sections(info)
         size = -1 if now_ns - info.mtime_ns < RACY_NS else info.size
-        if read.sections is None:
+        if read.text is None:
             result.warnings.append(f"{info.rel}: {read.problem}")
             unreadable.add(info.rel)
             if entry:
