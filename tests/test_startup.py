@@ -10,18 +10,20 @@ import pytest
 from .conftest import PYTHON, subprocess_env
 
 HEAVY = ["typer", "click", "rich", "tomllib", "tomlkit", "orjson", "dataclasses", "inspect", "typing",
-         "pathlib", "shutil", "tempfile", "argparse", "difflib"]
+         "pathlib", "shutil", "tempfile", "argparse", "difflib", "subprocess", "threading", "logging", "random",
+         "hashlib", "unicodedata", "numpy", "jieba", "qmem.vector", "qmem.memory", "qmem.token_classes", "qmem.sync"]
+# What only indexing needs: a search reads the index, never Markdown structure or manifests.
+INDEXING = ["qmem.markdown", "qmem.scan", "qmem.manifest"]
 
 PROBE = """
 import json, sys
-sys.argv = ["qmem", *json.loads(sys.argv[1])]
 from qmem.__main__ import main
 try:
-    main()
+    main(json.loads(sys.argv[1]))  # an explicit argv: main() returns instead of os._exit()
 except SystemExit:
     pass
 sys.stderr.write("\\nLOADED=" + json.dumps(sorted(m for m in HEAVY if m in sys.modules)))
-""".replace("HEAVY", json.dumps(HEAVY))
+""".replace("HEAVY", json.dumps(HEAVY + INDEXING))
 
 
 def loaded(args: list[str]) -> list[str]:
@@ -48,7 +50,8 @@ def indexed(cli, workspace):
     ["--version"],
 ])
 def test_agent_commands_stay_lean(indexed, args):
-    assert loaded(args) == []
+    allowed = INDEXING if args[0] == "get" else []  # `get` finds a heading's span in the file
+    assert [m for m in loaded(args) if m not in allowed] == []
 
 
 def test_help_uses_typer_but_not_the_engine(indexed):

@@ -24,8 +24,13 @@ def main(argv: list[str] | None = None) -> None:
     if bad:
         sys.stderr.write(f"qmem: argument {bad} is not valid UTF-8\n")
         sys.exit(EXIT_USAGE)
-    from .cli.fast import try_fast
+    from .cli.fast import read_only, try_fast
 
+    quick = argv is None and read_only(args)
+    if quick:
+        import gc
+
+        gc.disable()  # a read-only command lives ~30 ms: collecting costs more than it frees
     code = try_fast(args)
     if code is not None:
         try:
@@ -34,6 +39,11 @@ def main(argv: list[str] | None = None) -> None:
             from .cli.common import _silence_stdout
 
             _silence_stdout()
+        if quick:  # nothing to clean up: skip the interpreter's teardown (~3 ms)
+            import os
+
+            sys.stderr.flush()
+            os._exit(code)
         sys.exit(code)
     from .cli.app import run
 

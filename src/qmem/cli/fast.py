@@ -147,6 +147,12 @@ def _global_config(argv: list[str]) -> tuple[str | None, list[str]]:
     return None, argv
 
 
+def read_only(argv: list[str]) -> bool:
+    """True for a `search` or `get` command line that writes nothing (no `--refresh`)."""
+    _, argv = _global_config(argv)
+    return bool(argv) and argv[0] in ("search", "get") and not any(a.startswith("--refresh") for a in argv)
+
+
 def try_fast(argv: list[str]) -> int | None:
     """Run `search` or `get` when the command line is plainly valid; None means "use Typer"."""
     config_path, argv = _global_config(argv)
