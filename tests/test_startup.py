@@ -57,3 +57,8 @@ def test_agent_commands_stay_lean(indexed, args):
 def test_help_uses_typer_but_not_the_engine(indexed):
     mods = loaded(["--help"])
     assert "typer" in mods
+
+
+def test_a_timer_refresh_skips_typer(indexed):
+    """`qmem index -q` runs every minute from cron: the fast path, no Typer, no vector tier."""
+    assert [m for m in loaded(["index", "-q"]) if m not in INDEXING + ["qmem.sync"]] == []

@@ -41,20 +41,25 @@ _cjk_runs: re.Pattern[str] | None = None  # compiled on first use: ~3 ms off eve
 
 _analyzer: tantivy.TextAnalyzer | None = None
 _terms_analyzer: tantivy.TextAnalyzer | None = None
+_word_analyzer: tantivy.TextAnalyzer | None = None
 _word_finders: tuple[dict[int, str] | None, re.Pattern[str], re.Pattern[str], re.Pattern[str]] | None = None
+
+
+def _filtered(tokenizer: tantivy.Tokenizer) -> tantivy.TextAnalyzer:
+    return (
+        tantivy.TextAnalyzerBuilder(tokenizer)
+        .filter(tantivy.Filter.remove_long(256))
+        .filter(tantivy.Filter.lowercase())
+        .filter(tantivy.Filter.stemmer("english"))
+        .build()
+    )
 
 
 def analyzer() -> tantivy.TextAnalyzer:
     """The shared analyzer, built once per process (building compiles the regex)."""
     global _analyzer
     if _analyzer is None:
-        _analyzer = (
-            tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.regex(TOKEN_PATTERN))
-            .filter(tantivy.Filter.remove_long(256))
-            .filter(tantivy.Filter.lowercase())
-            .filter(tantivy.Filter.stemmer("english"))
-            .build()
-        )
+        _analyzer = _filtered(tantivy.Tokenizer.regex(TOKEN_PATTERN))
     return _analyzer
 
 
@@ -80,7 +85,10 @@ class _TermCache(dict):  # type: ignore[type-arg]
     """word → its index term (or _DROPPED), analyzed the first time a word is met."""
 
     def __missing__(self, word: str) -> str:
-        found = analyzer().analyze(word)
+        global _word_analyzer
+        if _word_analyzer is None:  # `analyzer`'s filters on a word that is one token already:
+            _word_analyzer = _filtered(tantivy.Tokenizer.raw())  # no regex to run
+        found = _word_analyzer.analyze(word)
         term = found[0] if found else _DROPPED
         if len(self) >= _TERM_CACHE_MAX:
             self.clear()

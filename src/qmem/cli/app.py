@@ -13,7 +13,9 @@ import typer
 
 from .. import __version__
 from . import completion, doctor_cmd, memory_cmds, tree_cmds, vector_cmds
-from .common import GetArgs, ProgressLine, SearchArgs, emit, err, pick_format, run_get, run_search
+from .common import (
+    GetArgs, IndexArgs, ProgressLine, SearchArgs, emit, err, pick_format, run_get, run_index, run_search, warn_refresh,
+)
 from .options import CollectionsOpt, JsonOpt, QuietOpt, config_path, finish, load
 
 app = typer.Typer(
@@ -72,7 +74,7 @@ def _create(ctx: typer.Context, name: str, path: str, patterns: list[str] | None
             return
         emit(f"created collection {coll.name}: {coll.path} [{', '.join(coll.patterns)}]")
         if report:
-            _warn(report)
+            warn_refresh(report)
             emit(render.refresh_text(report))
         else:
             emit(f"not indexed yet: qmem index {coll.name}")
@@ -187,23 +189,12 @@ def collection_rename(
             emit(render.to_json({"collection": coll.to_dict(), "refresh": report.to_dict()}))
         else:
             emit(f"renamed collection {old} → {coll.name}")
-            _warn(report)
+            warn_refresh(report)
 
     finish(action)
 
 
 # -- index ----------------------------------------------------------------------------------
-
-def _warn(report) -> None:  # noqa: ANN001 - qmem.sync.RefreshReport
-    if report.healed:
-        sys.stderr.write(f"qmem: warning: the index was damaged ({report.healed}); rebuilt it from the Markdown files\n")
-    if report.adopted_from:
-        sys.stderr.write(f"qmem: reused {', '.join(report.adopted)} from the shared folder of an older qmem "
-                         f"({report.adopted_from}, left in place)\n")
-    for c in report.collections:
-        for warning in c.warnings:
-            sys.stderr.write(f"qmem: warning: {c.name}: {warning}\n")
-
 
 def index_cmd(
     ctx: typer.Context,
@@ -218,43 +209,23 @@ def index_cmd(
     as_json: JsonOpt = False,
 ) -> None:
     """Refresh the index: read new and changed files, drop deleted ones (incremental)."""
-    def action() -> None:
-        from .. import render, sync
-        from ..errors import BadInputError
-
-        cfg = load(ctx)
-        if not cfg.collections:
-            raise BadInputError(f"no collections to index in {cfg.file}: qmem collection create NAME PATH")
-        if wait is not None:
-            cfg.lock_timeout = wait
+    def action() -> int:
         if watch:
+            from ..errors import BadInputError
+
+            cfg = load(ctx)
+            if not cfg.collections:
+                raise BadInputError(f"no collections to index in {cfg.file}: qmem collection create NAME PATH")
+            if wait is not None:
+                cfg.lock_timeout = wait
             _watch(cfg, names, quiet, as_json)
-            return
-        progress = ProgressLine("indexing")
-        try:
-            report = sync.refresh(cfg, names, full=full, progress=None if quiet or as_json else progress)
-        finally:
-            progress.close()
-        _warn(report)
-        embedded = _embed_after(cfg, names)
-        if as_json:
-            emit(render.to_json({**report.to_dict(), "embedded": [e.to_dict() for e in embedded]}
-                                if embedded else report.to_dict()))
-        elif not quiet:
-            emit(render.refresh_text(report))
-            for e in embedded:
-                emit(f"{e.collection}: embedded {e.embedded} new sections ({e.reused} unchanged)")
+            return 0
+        args = IndexArgs()
+        args.config = config_path(ctx)
+        args.names, args.full, args.wait, args.quiet, args.json = names, full, wait, quiet, as_json
+        return run_index(args)
 
     finish(action)
-
-
-def _embed_after(cfg, names: list[str] | None) -> list:  # noqa: ANN001
-    """Collections with `embed = true` get their new sections embedded after the refresh."""
-    if not any(c.embed for c in cfg.select(names)):
-        return []
-    from ..vector import store
-
-    return store.embed_enabled(cfg, names)
 
 
 def _watch(cfg, names: list[str] | None, quiet: bool, as_json: bool) -> None:  # noqa: ANN001
@@ -262,7 +233,7 @@ def _watch(cfg, names: list[str] | None, quiet: bool, as_json: bool) -> None:  #
     from ..watch import watch
 
     def report(result) -> None:  # noqa: ANN001
-        _warn(result)
+        warn_refresh(result)
         if as_json:
             emit(render.to_json(result.to_dict()))
         elif not quiet:

@@ -1,9 +1,9 @@
-"""Start-up fast path: parse `qmem search` / `qmem get` without importing Typer.
+"""Start-up fast path: parse `qmem search` / `qmem get` / `qmem index` without importing Typer.
 
-Importing Typer costs ~45 ms, more than the whole search. These two commands are what
-agents call many times per task, so a small parser handles their well-formed command
-lines and hands anything else (`--help`, a typo, a bad value) to the Typer app, which
-owns the messages. `tests/test_cli_fast.py` checks that the option tables below match
+Importing Typer costs ~45 ms, more than the whole search. Search and get are what agents
+call many times per task, `index -q` is what a timer calls every minute, so a small parser
+handles their well-formed command lines and hands anything else (`--help`, a typo, a bad
+value, `--watch`) to the Typer app, which owns the messages. `tests/test_cli_fast.py` checks that the option tables below match
 the Typer commands' options exactly.
 """
 
@@ -39,6 +39,14 @@ SEARCH_OPTIONS: dict[str, tuple[str, str]] = {
 GET_OPTIONS: dict[str, tuple[str, str]] = {
     "-c": ("collections", "list"),
     "--collection": ("collections", "list"),
+    "--json": ("json", "flag"),
+}
+INDEX_OPTIONS: dict[str, tuple[str, str]] = {
+    "--full": ("full", "flag"),
+    "--wait": ("wait", "float"),
+    "--quiet": ("quiet", "flag"),
+    "-q": ("quiet", "flag"),
+    "--watch": ("watch", "flag"),
     "--json": ("json", "flag"),
 }
 _CONVERT = {"int": int, "float": float, "str": str, "list": str}
@@ -156,10 +164,12 @@ def read_only(argv: list[str]) -> bool:
 def try_fast(argv: list[str]) -> int | None:
     """Run `search` or `get` when the command line is plainly valid; None means "use Typer"."""
     config_path, argv = _global_config(argv)
-    if not argv or argv[0] not in ("search", "get"):
+    if not argv or argv[0] not in ("search", "get", "index", "update"):
         return None
     from .common import guarded
 
+    if argv[0] in ("index", "update"):
+        return _index(config_path, argv[1:])
     try:
         if argv[0] == "search":
             values, words = parse(argv[1:], SEARCH_OPTIONS, dash_words=True)
@@ -194,6 +204,26 @@ def try_fast(argv: list[str]) -> int | None:
         return guarded(lambda: run_get(get_args))
     except _Fallback:
         return None
+
+
+def _index(config_path: str | None, argv: list[str]) -> int | None:
+    from .common import IndexArgs, guarded, run_index
+
+    try:
+        values, names = parse(argv, INDEX_OPTIONS)
+    except _Fallback:
+        return None
+    wait = values.get("wait")
+    if values.get("watch") or (wait is not None and not 0 <= wait < float("inf")):  # type: ignore[operator]
+        return None
+    args = IndexArgs()
+    args.config = config_path
+    args.names = names or None
+    args.full = bool(values.get("full"))
+    args.wait = wait  # type: ignore[assignment]
+    args.quiet = bool(values.get("quiet"))
+    args.json = bool(values.get("json"))
+    return guarded(lambda: run_index(args))
 
 
 def _search(args: SearchArgs, flags: tuple) -> int:
