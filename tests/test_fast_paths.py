@@ -108,3 +108,49 @@ def test_touched_but_unchanged_files_are_hashed_not_parsed_or_reindexed(tmp_path
     report = sync.refresh(cfg)
     assert report.collections[0].changed == 1 and len(parsed) == 1 and len(replaced) == 1
     assert [h.path for h in search.search(cfg, "迁移")] == [os.path.relpath(paths[3], root)]
+
+
+def test_manifest_columns_round_trip_and_junk_reads_as_empty(tmp_path):
+    from array import array
+
+    from qmem import manifest
+
+    data_dir = str(tmp_path / "data")
+    files = {"MEMORY.md": [120, 1_700_000_000_123_456_789, "00ff00ff00ff00ff", 3],
+             "memory/2026-03-01.md": [-1, 5, "0123456789abcdef", 0], "记忆/笔记.md": [7, 8, "fedcba9876543210", 12]}
+    manifest.save(data_dir, manifest.Manifest("main", "/ws", 1234.5, dict(files)))
+    stored = manifest.load(data_dir, "main")
+    assert (stored.root, stored.refreshed_at, stored.sections) == ("/ws", 1234.5, 15)
+    paths, sizes, mtimes = list(files), array("q", [e[0] for e in files.values()]), array("q", [e[1] for e in files.values()])
+    assert stored.same_stats(paths, sizes, mtimes)
+    assert not stored.same_stats(paths, sizes, array("q", [e[1] + 1 for e in files.values()]))
+    assert not stored.same_stats(paths[:2], sizes[:2], mtimes[:2])
+    assert stored.files == files
+    manifest.save(data_dir, manifest.Manifest("empty", "/ws", 1.0, {}))
+    assert manifest.load(data_dir, "empty").files == {} and manifest.load(data_dir, "empty").root == "/ws"
+    path = manifest.manifest_path(data_dir, "main")
+    good = open(path, "rb").read()
+    for junk in (b"", b"junk", good[: len(good) // 2], good[:-3], b'{"v": 1, "files": {}}'):
+        with open(path, "wb") as handle:
+            handle.write(junk)
+        assert manifest.load(data_dir, "main").files == {}
+
+
+def test_a_no_op_refresh_compares_columns_and_builds_no_per_file_entries(tmp_path, monkeypatch):
+    from qmem import manifest
+
+    root = tmp_path / "ws"
+    past = time.time() - 3600
+    for path in _workspace(str(root), 6):
+        os.utime(path, (past, past))
+    cfg = config.load()
+    config.add_collection(cfg, config.Collection("main", str(root)))
+    sync.refresh(cfg)
+    built = []
+    real = manifest._Columns.digests
+    monkeypatch.setattr(manifest._Columns, "digests", lambda self: built.append(1) or real(self))
+    report = sync.refresh(cfg)
+    c = report.collections[0]
+    assert (c.files, c.unchanged, c.sections, built, report.committed) == (6, 6, 12, [], False)
+    os.utime(root / "memory" / "topics" / "t0.md", (past + 5, past + 5))
+    assert sync.refresh(cfg).collections[0].unchanged == 6 and built == [1]  # a touch: per-file diff

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+from operator import attrgetter
 
 from .fsutil import glob_to_regex, is_inside
 
@@ -15,6 +16,7 @@ from .fsutil import glob_to_regex, is_inside
 SKIP_DIRS = {"node_modules", "__pycache__"}
 _GLOB_CHARS = set("*?[")
 GENERATED_INDEX = "/_index.md"
+_by_name = attrgetter("name")
 # Names the index cannot hold faithfully: bytes that are not UTF-8 (Python shows them as lone
 # surrogates) and control or line-break characters, which would break line-based output.
 _BAD_NAME = re.compile(r"[\x00-\x1f\x7f\x85\u2028\u2029\ud800-\udfff]")
@@ -44,16 +46,19 @@ class Matcher:
     """Compiled include/exclude globs for paths relative to a root."""
 
     def __init__(self, patterns: list[str], exclude: list[str]) -> None:
-        self.include = re.compile("|".join(f"(?:{glob_to_regex(p)})" for p in patterns)) if patterns else None
-        self.exclude = re.compile("|".join(f"(?:{glob_to_regex(p)})" for p in exclude)) if exclude else None
+        include = "|".join(f"(?:{glob_to_regex(p)})" for p in patterns)
+        excluded = "|".join(f"(?:{glob_to_regex(p)})" for p in exclude)
+        self.include = re.compile(include) if patterns else None
+        self.exclude = re.compile(excluded) if exclude else None
+        # One regex call per file: included and not excluded.
+        self._wanted = re.compile(f"(?!(?:{excluded})\\Z)(?:{include})" if exclude else include) if patterns else None
         self.bases = _walk_bases(patterns)
 
     def wants(self, rel: str) -> bool:
-        if self.include is None or not self.include.fullmatch(rel):
+        if self._wanted is None or not self._wanted.fullmatch(rel):
             return False
-        if rel.endswith(GENERATED_INDEX) and "domains/" in rel:
-            return False  # the bonsai tree's branch indexes repeat their leaves' first lines
-        return not (self.exclude and self.exclude.fullmatch(rel))
+        # the bonsai tree's branch indexes repeat their leaves' first lines
+        return not (rel.endswith(GENERATED_INDEX) and "domains/" in rel)
 
     def prunes(self, rel_dir: str) -> bool:
         """True when everything under `rel_dir` is excluded (`archive/**`)."""
@@ -110,49 +115,51 @@ def scan(root: str, patterns: list[str], exclude: list[str]) -> tuple[list[FileI
             return
         visited.add(real_dir)
         try:
-            entries = sorted(os.scandir(abs_dir), key=lambda e: e.name)
+            entries = sorted(os.scandir(abs_dir), key=_by_name)
         except OSError as exc:
             if rel_dir:
                 warnings.append(f"{rel_dir}/: cannot list: {exc.strerror}")
             return
+        prefix = f"{rel_dir}/" if rel_dir else ""
+        wants = matcher.wants
         for entry in entries:
-            rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
+            rel = prefix + entry.name
             try:
-                is_link = entry.is_symlink()
-                if entry.is_dir():
-                    if depth == 0 or entry.name.startswith(".") or entry.name in SKIP_DIRS or matcher.prunes(rel):
+                if not entry.is_dir():  # the common case first: a file, d_type says so (no syscall)
+                    if not wants(rel):
                         continue
                     if bad_name(entry.name):
-                        warnings.append(f"{shown_name(rel)}/: folder name is not valid UTF-8 or holds a control character, skipped")
+                        warnings.append(f"{shown_name(rel)}: file name is not valid UTF-8 or holds a control character, skipped")
                         continue
-                    sub_depth = None if depth is None else depth - 1
-                    if is_link:
-                        if not is_inside(real_root, os.path.realpath(entry.path)):
-                            warnings.append(f"{rel}/: symlink points outside the collection root, skipped")
-                        else:
-                            linked.append((rel, sub_depth, True))  # real folders first: their paths win
+                    is_link = entry.is_symlink()
+                    if is_link and not is_inside(real_root, os.path.realpath(entry.path)):
+                        warnings.append(f"{rel}: symlink points outside the collection root, skipped")
                         continue
-                    walk(rel, sub_depth, via_link)
+                    st = entry.stat()
+                    if entry.is_file():
+                        real = os.path.realpath(entry.path) if (via_link or is_link) else entry.path
+                        if real in real_files:
+                            continue  # the same file through a symlink: indexed once, under its first path
+                        real_files.add(real)
+                        files[rel] = FileInfo(rel, entry.path, st.st_size, st.st_mtime_ns)
                     continue
-                if not matcher.wants(rel):
+                is_link = entry.is_symlink()
+                if depth == 0 or entry.name.startswith(".") or entry.name in SKIP_DIRS or matcher.prunes(rel):
                     continue
                 if bad_name(entry.name):
-                    warnings.append(f"{shown_name(rel)}: file name is not valid UTF-8 or holds a control character, skipped")
+                    warnings.append(f"{shown_name(rel)}/: folder name is not valid UTF-8 or holds a control character, skipped")
                     continue
-                if is_link and not is_inside(real_root, os.path.realpath(entry.path)):
-                    warnings.append(f"{rel}: symlink points outside the collection root, skipped")
+                sub_depth = None if depth is None else depth - 1
+                if is_link:
+                    if not is_inside(real_root, os.path.realpath(entry.path)):
+                        warnings.append(f"{rel}/: symlink points outside the collection root, skipped")
+                    else:
+                        linked.append((rel, sub_depth, True))  # real folders first: their paths win
                     continue
-                st = entry.stat()
+                walk(rel, sub_depth, via_link)
             except OSError as exc:
-                if matcher.wants(rel):
+                if wants(rel):
                     warnings.append(f"{rel}: cannot stat: {exc.strerror}")
-                continue
-            if entry.is_file():
-                real = os.path.realpath(entry.path) if (via_link or is_link) else entry.path
-                if real in real_files:
-                    continue  # the same file through a symlink: indexed once, under its first path
-                real_files.add(real)
-                files[rel] = FileInfo(rel, entry.path, st.st_size, st.st_mtime_ns)
 
     linked: list[tuple[str, int | None, bool]] = []
     real_files: set[str] = set()

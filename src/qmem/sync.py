@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import time
+from array import array
 from collections.abc import Callable
 
 import xxhash
@@ -279,18 +280,29 @@ def _refresh_collection(
         result.full = True
         writer.delete_collection(coll.name)
         touched.update(old.files)  # gone from the index now, whatever the next scan finds
-        old_files: dict[str, list] = {}
+        old_files: dict[str, list] | None = {}
     else:
-        old_files = writer.known_files(coll.name, old.files)
+        # The stored entries: built only when the scan differs from them, unless the backend
+        # has its own say (a cluster's hashes).
+        old_files = None if writer.manifest_is_truth else writer.known_files(coll.name, old.files)
         pending = manifests.load_intent(cfg.data_dir, coll.name)
         if pending:
             # An earlier refresh committed changes to these paths and died before its manifest:
             # what the index holds for them is unknown, so re-read them, or delete them if gone.
-            old_files = dict(old_files)
+            old_files = dict(old.files if old_files is None else old_files)
             for rel in pending:
                 old_files[rel] = [-1, -1, "", 0]
     files, warnings = scan(coll.path, coll.patterns, coll.exclude)
     result.warnings.extend(warnings)
+    if old_files is None:
+        if old.same_stats([f.rel for f in files], array("q", [f.size for f in files]),
+                          array("q", [f.mtime_ns for f in files])):
+            # The common case, a refresh that finds nothing to do: no per-file step at all.
+            result.files = result.unchanged = len(files)
+            result.sections = old.sections
+            old.refreshed_at = time.time()
+            return result, old, False, False, touched
+        old_files = old.files
     now_ns = time.time_ns()
     new_files: dict[str, list] = {}
     todo: list[FileInfo] = []

@@ -69,6 +69,9 @@ class RefreshWriter(Protocol):
     each collection's scope from the config), under this config's lock. A context manager."""
 
     created: bool  # the local index did not exist: every collection is rebuilt
+    # The local manifest is exactly what the backend holds (a local index writes it after each
+    # commit): a refresh whose scan matches it may stop there without asking `known_files`.
+    manifest_is_truth: bool
 
     def known_files(self, collection: str, files: dict[str, list]) -> dict[str, list]:
         """The local manifest's entries (path → [size, mtime_ns, digest, sections]) corrected

@@ -554,6 +554,7 @@ class OpenSearchWriter:
     hashes in the cluster are the truth (`known_files`)."""
 
     created = False  # no local index to build
+    manifest_is_truth = False  # the cluster's hashes are
 
     def __init__(self, cfg: Config, timeout: float, backend: OpenSearchBackend | None = None) -> None:
         from ..fsutil import FileLock

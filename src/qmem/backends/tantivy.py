@@ -17,6 +17,8 @@ if TYPE_CHECKING:
 class TantivyWriter(Writer):
     """index.Writer plus the two things sync asks of any backend."""
 
+    manifest_is_truth = True  # written after each commit: it is what the index holds
+
     def known_files(self, collection: str, files: dict[str, list]) -> dict[str, list]:
         return files  # the manifest is written after each commit: it is what the index holds
 
