@@ -9,7 +9,7 @@ import shutil
 
 import pytest
 
-from qmem import config, layout
+from qmem import config, layout, manifest
 
 from .helpers import index_snapshot
 
@@ -38,6 +38,13 @@ FOREIGN_META = json.dumps({
         "indexing": {"record": "position", "fieldnorms": True, "tokenizer": "default"}, "stored": True, "fast": False}}],
 })
 
+def cut_short(path: str) -> None:
+    with open(path, "rb") as handle:
+        data = handle.read()
+    with open(path, "wb") as handle:
+        handle.write(data[: len(data) // 2])
+
+
 DAMAGE = {
     "truncated segment": lambda cfg: truncate(segment_file(cfg, ".store")),
     "truncated postings": lambda cfg: truncate(segment_file(cfg, ".idx")),
@@ -46,9 +53,9 @@ DAMAGE = {
     "empty meta.json": lambda cfg: write(os.path.join(tantivy(cfg), "meta.json"), ""),
     "foreign meta.json": lambda cfg: write(os.path.join(tantivy(cfg), "meta.json"), FOREIGN_META),
     "deleted tantivy folder": lambda cfg: shutil.rmtree(tantivy(cfg)),
-    "malformed manifest": lambda cfg: write(os.path.join(layout.manifest_dir(cfg.data_dir), "main.json"),
+    "malformed manifest": lambda cfg: write(manifest.manifest_path(cfg.data_dir, "main"),
                                             '{"v": 1, "root": 3, "files": {"MEMORY.md": "x"}}'),
-    "manifest cut short": lambda cfg: write(os.path.join(layout.manifest_dir(cfg.data_dir), "main.json"), '{"v": 1, "ro'),
+    "manifest cut short": lambda cfg: cut_short(manifest.manifest_path(cfg.data_dir, "main")),
 }
 
 

@@ -6,7 +6,7 @@ nothing one config does can remove what another indexed.
 
     <root>/configs/<slug>-<hash>/owner.json         which config file owns this folder
     <root>/configs/<slug>-<hash>/v<SCHEMA>/tantivy/     the Tantivy index (a cache)
-    <root>/configs/<slug>-<hash>/v<SCHEMA>/manifests/   one JSON manifest per collection
+    <root>/configs/<slug>-<hash>/v<SCHEMA>/manifests/   one manifest (columns, marshal) per collection
     <root>/configs/<slug>-<hash>/v<SCHEMA>/write.lock   held by the one refresh allowed at a time
 
 `Config.data_dir` is the config's own folder; every function below that takes `data_dir`

@@ -132,6 +132,23 @@ def _decode(collection: str, data: bytes) -> Manifest | None:
     return stored
 
 
+def stored_root(path: str) -> str | None:
+    """The collection root a manifest file records, in any manifest version, or None."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError:
+        return None
+    stored = _decode("", data)
+    if stored is not None:
+        return stored.root
+    try:
+        root = json.loads(data).get("root")  # a v1 (JSON) manifest
+    except (ValueError, AttributeError):
+        return None
+    return root if isinstance(root, str) else None
+
+
 def save(data_dir: str, manifest: Manifest) -> None:
     import marshal
 

@@ -240,23 +240,18 @@ def _adopt_legacy(cfg: Config) -> tuple[str, list[str]]:
 
 def _legacy_roots(folder: str) -> dict[str, str]:
     """Collection name → root, from the manifests of a legacy folder (any manifest version)."""
-    import json
-
     found: dict[str, str] = {}
     try:
         names = os.listdir(os.path.join(folder, "manifests"))
     except OSError:
         return found
     for name in names:
-        if not name.endswith(".json") or name.startswith("."):
+        collection, _, ext = name.rpartition(".")
+        if ext not in ("manifest", "json") or name.startswith("."):
             continue
-        try:
-            with open(os.path.join(folder, "manifests", name), "rb") as handle:
-                root = json.loads(handle.read()).get("root")
-        except (OSError, ValueError, AttributeError):
-            continue
-        if isinstance(root, str):
-            found[name[:-5]] = root
+        root = manifests.stored_root(os.path.join(folder, "manifests", name))
+        if root is not None:
+            found.setdefault(collection, root)
     return found
 
 
