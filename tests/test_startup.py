@@ -12,8 +12,8 @@ from .conftest import PYTHON, subprocess_env
 HEAVY = ["typer", "click", "rich", "tomllib", "tomlkit", "orjson", "dataclasses", "inspect", "typing",
          "pathlib", "shutil", "tempfile", "argparse", "difflib", "subprocess", "threading", "logging", "random",
          "hashlib", "unicodedata", "numpy", "jieba", "qmem.vector", "qmem.memory", "qmem.token_classes", "qmem.sync"]
-# What only indexing needs: a search reads the index, never Markdown structure or manifests.
-INDEXING = ["qmem.markdown", "qmem.scan", "qmem.manifest"]
+# What only indexing needs: a search reads the index, never Markdown structure or the file tree.
+INDEXING = ["qmem.markdown", "qmem.scan"]
 
 PROBE = """
 import json, sys

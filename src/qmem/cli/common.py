@@ -316,7 +316,7 @@ def embed_after(cfg, names: list[str] | None) -> list:  # noqa: ANN001
 def run_index(args: IndexArgs) -> int:
     from .. import config, render, sync
 
-    cfg = config.load(args.config)
+    cfg = config.load(args.config, required=args.config is not None)
     if not cfg.collections:
         raise BadInputError(f"no collections to index in {cfg.file}: qmem collection create NAME PATH")
     if args.wait is not None:
