@@ -243,11 +243,26 @@ def _watch(cfg, names: list[str] | None, quiet: bool, as_json: bool) -> None:  #
     if not quiet:
         sys.stderr.write("qmem: watching for changes (Ctrl-C stops)\n")
         sys.stderr.flush()
-    try:
-        watch(cfg, names, on_refresh=report, on_busy=lambda msg: sys.stderr.write(f"qmem: {msg}\n"))
-    except KeyboardInterrupt:  # Ctrl-C is how a watch ends: exit 0, one line at most
-        if not quiet:
-            sys.stderr.write("qmem: stopped watching\n")
+    import signal
+    import threading
+
+    stop = threading.Event()
+
+    def on_interrupt(signum, frame) -> None:  # noqa: ANN001
+        """The first Ctrl-C lets the running refresh finish and ends the watch; a second one interrupts."""
+        if stop.is_set():
+            raise KeyboardInterrupt
+        stop.set()
+
+    previous = signal.signal(signal.SIGINT, on_interrupt)
+    try:  # Ctrl-C is how a watch ends: exit 0, one line at most
+        watch(cfg, names, on_refresh=report, on_busy=lambda msg: sys.stderr.write(f"qmem: {msg}\n"), stop=stop)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if not quiet:
+        sys.stderr.write("qmem: stopped watching\n")
 
 
 app.command("index")(index_cmd)
