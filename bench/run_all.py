@@ -38,6 +38,8 @@ def main() -> None:
     parser.add_argument("--data", default=os.path.join(ROOT, "..", "shared", "data"))
     parser.add_argument("--update-readme", action="store_true")
     parser.add_argument("--with-vector", action="store_true", help="also bench/vector.py (needs qmem[vector]; slow)")
+    parser.add_argument("--side-by-side", type=int, metavar="FILES", default=0,
+                        help="also bench/side_by_side.py on FILES files (20000 for the issue-15 corpus; qmd if on PATH)")
     args = parser.parse_args()
     step(os.path.join(HERE, "engine.py"), "--sizes", args.sizes, "--out", RESULTS)
     step(os.path.join(HERE, "compare_bm25s.py"), "--sections", str(args.bm25s_sections), "--out", RESULTS)
@@ -45,6 +47,8 @@ def main() -> None:
     step("-m", "pytest", "-q", HERE, "--benchmark-json", os.path.join(RESULTS, "pytest-benchmark.json"))
     if args.with_vector:
         step(os.path.join(HERE, "vector.py"), "--data", args.data, "--out", RESULTS)
+    if args.side_by_side:
+        step(os.path.join(HERE, "side_by_side.py"), "--files", str(args.side_by_side), "--out", RESULTS)
     summary = "\n\n".join([
         "Engine, on the synthetic corpus (`bench/corpus.py`: daily logs and topic files, one file in five "
         "Chinese, typed entries, headings at four levels, ~10 sections a file):",
@@ -54,7 +58,9 @@ def main() -> None:
         "Ranking quality, through `qmem eval` on the shared data sets:",
         read("quality.md"),
     ] + (["The optional vector tier (`bench/vector.py`):", read("vector.md")]
-         if os.path.exists(os.path.join(RESULTS, "vector.md")) else [])) + "\n"
+         if os.path.exists(os.path.join(RESULTS, "vector.md")) else [])
+      + (["Step by step beside qmd, CPU seconds (`bench/side_by_side.py`):", read("side_by_side.md")]
+         if os.path.exists(os.path.join(RESULTS, "side_by_side.md")) else [])) + "\n"
     with open(os.path.join(RESULTS, "summary.md"), "w", encoding="utf-8") as handle:
         handle.write(summary)
     print(summary)

@@ -9,6 +9,7 @@ from .conftest import ROOT
 sys.path.insert(0, str(ROOT / "bench"))
 
 import quality  # noqa: E402
+import side_by_side  # noqa: E402
 import vector  # noqa: E402
 
 
@@ -26,3 +27,14 @@ def test_quality_table_renders():
     metrics = {"queries": 300, "ndcg@10": 0.69, "mrr@10": 0.66, "recall@10": 0.81, "recall@100": 0.91}
     text = quality.table({"beir-scifact": metrics, "cmrc2018-zh": {**metrics, "queries": 3219}})
     assert "**0.690**" in text and "3,219" in text
+
+
+def test_side_by_side_table_renders_ratios():
+    data = {"files": 20000, "sections": 160000, "corpus_mb": 69.0,
+            "steps": {"full build": {"qmem": [(10.0, 20.0)], "qmd": [(40.0, 45.0)]},
+                      "no-op refresh": {"qmem": [(0.1, 0.2), (0.3, 0.2), (0.2, 0.2)], "qmd": [(1.0, 1.0)]}}}
+    text = side_by_side.table(data, {"machine": "2 cores", "load": "1.0"})
+    assert "| full build | 10.000 s (20.000 s) | 40.000 s (45.000 s) | 0.25 |" in text
+    assert "| no-op refresh | 0.200 s (0.200 s) | 1.000 s (1.000 s) | 0.20 |" in text
+    alone = side_by_side.table({**data, "steps": {"full build": {"qmem": [(10.0, 20.0)]}}}, {"machine": "m", "load": "1"})
+    assert "| full build | 10.000 s (20.000 s) |" in alone and "qmd" not in alone.splitlines()[0]
