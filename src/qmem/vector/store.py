@@ -73,23 +73,33 @@ class Stored:
         self.device = device  # where they were computed
 
 
+_CACHE: dict[str, tuple[object, Stored]] = {}  # store folder -> (generation, what was loaded)
+
+
 def load(data_dir: str, collection: str) -> Stored | None:
+    """The current generation of a collection's vectors. A long-lived process (the MCP server)
+    keeps what it loaded and reads only meta.json per call until an embed switches generation."""
     folder = store_dir(data_dir, collection)
     for _ in range(3):  # a compaction may retire the generation between our reads: read again
         try:
             with open(os.path.join(folder, "meta.json"), encoding="utf-8") as handle:
                 meta = json.load(handle)
             gen = meta["gen"]
+            cached = _CACHE.get(folder)
+            if cached is not None and cached[0] == (gen, meta["model"]):
+                return cached[1]
             with open(os.path.join(folder, f"rows-{gen}.json"), encoding="utf-8") as handle:
                 rows = json.load(handle)
             matrix = np.load(os.path.join(folder, f"matrix-{gen}.npy"), mmap_mode="r")
         except FileNotFoundError:
             continue
-        except (OSError, ValueError, KeyError):
+        except (OSError, ValueError, KeyError, TypeError):
             return None
         if len(rows) != matrix.shape[0]:
             return None
-        return Stored(meta["model"], matrix, rows, meta.get("device", "cpu"))
+        stored = Stored(meta["model"], matrix, rows, meta.get("device", "cpu"))
+        _CACHE[folder] = ((gen, meta["model"]), stored)
+        return stored
     return None
 
 
