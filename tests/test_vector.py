@@ -183,7 +183,8 @@ def test_eval_modes(cli, workspace, tmp_path):
 
 def test_fusion_weights_from_config(cfg):
     cfg.extra["vector"] = {"vector_weight": 0.25, "rrf_k": 30, "clear_ratio": 2}
-    assert hybrid.weights(cfg) == {"k": 30.0, "bm25_weight": 1.0, "vector_weight": 0.25, "clear_ratio": 2.0}
+    assert hybrid.weights(cfg) == {"k": 30.0, "bm25_weight": 1.0, "vector_weight": 0.25, "clear_ratio": 2.0,
+                                   "keep": float(hybrid.KEEP)}
 
 
 def test_a_long_lived_process_keeps_vectors_until_the_generation_changes(cfg, workspace, monkeypatch):
@@ -207,3 +208,31 @@ def test_embed_quiet_prints_nothing(cli, workspace):
     assert cli("collection", "create", "main", str(workspace)).code == 0
     out = cli("embed", "--model", "fake", "-q")
     assert out.code == 0 and out.out == "" and out.err == ""
+
+
+def test_hybrid_keeps_bm25s_first_hits_whatever_the_vectors_say(cfg, monkeypatch):
+    from qmem import search
+
+    fake = models.Fake()
+    store.embed(cfg, "main", fake)
+    options = SearchOptions(limit=8, snippet_lines=cfg.snippet_lines)
+    text = "backup rsync cron"
+    bm25 = search.search(cfg, text, options)
+    keep = 2  # the sample workspace is small: BM25 finds only a few sections for these words
+    assert len(bm25) > keep
+
+    def key(hit):
+        return (hit.path, hit.anchor, hit.line_start)
+
+    everything = hybrid.ranked_vectors(cfg, "zzz", SearchOptions(limit=100), fake, 100)
+    strangers = [pair for pair in everything if (pair[1]["path"][0], pair[1]["anchor"][0], pair[1]["line_start"][0])
+                 not in {key(h) for h in bm25}]
+    assert strangers
+    monkeypatch.setattr(hybrid, "ranked_vectors", lambda *a, **k: strangers)  # a dense list that agrees on nothing
+    fused = hybrid.hybrid(cfg, text, options, fake, vector_weight=10.0, keep=keep)
+    assert [key(h) for h in fused[:keep]] == [key(h) for h in bm25[:keep]]
+    assert [h.snippet.text for h in fused[:keep]] == [h.snippet.text for h in bm25[:keep]]
+    assert any(h.ranks["bm25"] is None for h in fused[keep:])  # the vectors still add below
+    # without the guard (keep 0) such a list takes the first places
+    loose = hybrid.hybrid(cfg, text, options, fake, vector_weight=10.0, keep=0)
+    assert {key(h) for h in loose[:keep]} != {key(h) for h in bm25[:keep]}

@@ -1,20 +1,25 @@
 """Vector search over the stored embeddings, and BM25 + vectors fused by weighted RRF.
 
 Fusion: each list contributes weight / (k + rank) for every section it ranks; the sums
-order the result. Two guards keep a weak dense list from hurting: its weight is below
-BM25's (chosen on the shared data sets, see README), and a clear BM25 winner (top score at
-least CLEAR_RATIO times the second's) stays first.
+order the result. Guards keep a weak dense list from hurting: its weight is below BM25's
+(chosen on the shared data sets, see README); a clear BM25 winner (top score at least
+CLEAR_RATIO times the second's) stays first; and BM25's first KEEP hits always stay in the
+first KEEP places, in BM25's order (see `hybrid`): fusion never does worse there.
 """
 
 from __future__ import annotations
 
+import copy
 import os
 import re
 
 import numpy as np
 
 from .. import query as query_mod
+from .. import search as search_mod
 from ..config import Config
+from ..errors import QmemError
+from ..index import open_reader
 from ..search import Files, Hit, SearchOptions, build_form, build_hit, copies, ranked_docs, real_roots
 from . import store
 from .models import Embedder
@@ -24,6 +29,7 @@ BM25_WEIGHT = 1.0
 VECTOR_WEIGHT = 0.75  # measured: see README "Semantic search" (0.25–1.0 all beat BM25; 0.75 balanced)
 CLEAR_RATIO = 1.5
 DEPTH = 50
+KEEP = 5  # BM25's first hits, which hybrid always shows first in BM25's order
 
 
 def model_for(cfg: Config, collections: list[str] | None = None) -> Embedder:
@@ -83,7 +89,13 @@ def ranked_vectors(cfg: Config, text: str, options: SearchOptions, model: Embedd
 
 def _hits(cfg: Config, ranked: list[tuple[float, dict]], text: str, options: SearchOptions,
           ranks: dict[tuple, dict] | None = None) -> list[Hit]:
-    units = query_mod.parse(text).highlight_units()
+    form = build_form(text, options)
+    units = form.highlight_units()
+    try:  # snippets weigh the query's words by their rarity, as `qmem search` does
+        index = open_reader(cfg.data_dir)
+        unit_weights: list[float] | None = search_mod.unit_weights(index.searcher(), index.schema, form)
+    except (QmemError, ValueError):
+        unit_weights = None
     files = Files()
     hits = []
     roots = real_roots(cfg)
@@ -95,7 +107,7 @@ def _hits(cfg: Config, ranked: list[tuple[float, dict]], text: str, options: Sea
         if where in seen:
             continue  # the same section through overlapping collections: one hit
         seen.add(where)
-        hit = build_hit(cfg, doc, score, units, options.snippet_lines, files)
+        hit = build_hit(cfg, doc, score, units, options.snippet_lines, files, unit_weights)
         if hit is None:
             continue
         if ranks is not None:
@@ -139,12 +151,13 @@ def fuse(bm25: list[tuple[float, dict]], dense: list[tuple[float, dict]], *, k: 
 
 
 def weights(cfg: Config) -> dict[str, float]:
-    """Fusion settings from `[vector]` (rrf_k, bm25_weight, vector_weight, clear_ratio)."""
+    """Fusion settings from `[vector]` (rrf_k, bm25_weight, vector_weight, clear_ratio, keep_bm25)."""
     settings = cfg.extra.get("vector", {})
     settings = settings if isinstance(settings, dict) else {}
-    out = {"k": RRF_K, "bm25_weight": BM25_WEIGHT, "vector_weight": VECTOR_WEIGHT, "clear_ratio": CLEAR_RATIO}
+    out = {"k": RRF_K, "bm25_weight": BM25_WEIGHT, "vector_weight": VECTOR_WEIGHT, "clear_ratio": CLEAR_RATIO,
+           "keep": KEEP}
     for name, key in (("k", "rrf_k"), ("bm25_weight", "bm25_weight"), ("vector_weight", "vector_weight"),
-                      ("clear_ratio", "clear_ratio")):
+                      ("clear_ratio", "clear_ratio"), ("keep", "keep_bm25")):
         value = settings.get(key)
         if isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0:
             out[name] = float(value)
@@ -152,13 +165,38 @@ def weights(cfg: Config) -> dict[str, float]:
 
 
 def hybrid(cfg: Config, text: str, options: SearchOptions, model: Embedder, **overrides: float) -> list[Hit]:
-    """BM25 and vectors, fused; each hit carries both component ranks."""
+    """BM25 and vectors, fused; each hit carries both component ranks.
+
+    BM25 keeps its ground: the first `keep` hits are exactly the first hits `qmem search`
+    returns (same sections, same order, same evidence snippets); the fused order (weighted
+    RRF: sections both lists rank high first, then either list's) fills the places after
+    them. So hybrid equals BM25 at `keep` on every data set, and what the vectors add shows
+    further down, where a weak or off-topic dense list cannot push BM25's answer out
+    (measured: fusion alone lowered recall@5 on LongMemEval's long conversational sections)."""
     settings = {**weights(cfg), **overrides}
+    keep = int(settings.pop("keep"))
+    settings["k"] = int(settings["k"])
     form = build_form(text, options)
     depth = max(DEPTH, options.limit * 3) * copies(cfg, options.collections)
+    bm25_hits = search_mod.search(cfg, text, options)  # what BM25 alone answers, snippets included
     bm25 = ranked_docs(cfg, form, depth)
     dense = ranked_vectors(cfg, text, options, model, depth)
-    settings["k"] = int(settings["k"])
     fused, ranks = fuse(bm25, dense, **settings)  # type: ignore[arg-type]
-    return _hits(cfg, fused, text, options, ranks)
 
+    def hit_key(hit: Hit) -> tuple:
+        return (hit.collection, hit.path, hit.anchor, hit.line_start)
+
+    held = bm25_hits[:keep]
+    for rank, hit in enumerate(bm25_hits, 1):
+        hit.ranks = dict(ranks.get(hit_key(hit), {"bm25": rank, "vector": None}))
+    taken = {hit_key(hit) for hit in held}
+    rest = [(score, doc) for score, doc in fused if _key(doc) not in taken]
+    if options.min_score is not None:  # a minimum is a BM25 score: fill only with BM25's own hits
+        allowed = {hit_key(hit) for hit in bm25_hits}
+        rest = [(score, doc) for score, doc in rest if _key(doc) in allowed]
+    more: list[Hit] = []
+    if options.limit > len(held):
+        fill = copy.copy(options)
+        fill.limit, fill.min_score = options.limit - len(held), None
+        more = _hits(cfg, rest, text, fill, ranks)
+    return (held + more)[:options.limit]
