@@ -236,3 +236,27 @@ def test_hybrid_keeps_bm25s_first_hits_whatever_the_vectors_say(cfg, monkeypatch
     # without the guard (keep 0) such a list takes the first places
     loose = hybrid.hybrid(cfg, text, options, fake, vector_weight=10.0, keep=0)
     assert {key(h) for h in loose[:keep]} != {key(h) for h in bm25[:keep]}
+
+
+def test_long_sections_are_cut_to_what_the_model_reads_before_embedding(cfg, workspace):
+    class Short(models.Fake):
+        max_tokens = 40
+        seen: list[str] = []
+
+        def tokens(self, text):
+            return len(text)  # one token a character, like Chinese text
+
+        def passages(self, texts):
+            self.seen.extend(texts)
+            return super().passages(texts)
+
+    model = Short()
+    assert model.fit("短" * 30) == "短" * 30  # what fits is left alone
+    cut = model.fit("私钥" * 200)
+    assert 0 < len(cut) <= 40 and ("私钥" * 200).startswith(cut)
+    (workspace / "memory" / "long.md").write_text("# Long\n" + "数据库迁移失败。" * 400 + "\n", encoding="utf-8")
+    sync.refresh(cfg)
+    store.embed(cfg, "main", model)
+    long = [t for t in model.seen if "数据库迁移" in t]
+    assert long and all(len(t) <= 40 for t in long)  # 3,200 characters cut to the model's 40
+    assert models.estimate_tokens("abc def") == 2 and models.estimate_tokens("私钥") == 2

@@ -81,10 +81,10 @@ class Memory:
             self.model = hybrid.model_for(cfg, options.collections)
         run = hybrid.hybrid if mode == "hybrid" else hybrid.vsearch
         try:
-            return run(cfg, query, options, self.model)
+            return run(cfg, query, options, self.model, self.reader)
         except BadInputError:
             self.model = hybrid.model_for(cfg, options.collections)  # re-embedded with another model
-            return run(cfg, query, options, self.model)
+            return run(cfg, query, options, self.model, self.reader)
 
     def memory_get(self, path: str, **kwargs: int | str | None) -> dict[str, object]:
         start, lines, collection = kwargs.get("from"), kwargs.get("lines"), kwargs.get("collection")

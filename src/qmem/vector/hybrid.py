@@ -20,7 +20,7 @@ from .. import search as search_mod
 from ..config import Config
 from ..errors import QmemError
 from ..index import open_reader
-from ..search import Files, Hit, SearchOptions, build_form, build_hit, copies, ranked_docs, real_roots
+from ..search import Files, Hit, Reader, SearchOptions, build_form, build_hit, copies, ranked_docs, real_roots
 from . import store
 from .models import Embedder
 
@@ -88,18 +88,19 @@ def ranked_vectors(cfg: Config, text: str, options: SearchOptions, model: Embedd
 
 
 def _hits(cfg: Config, ranked: list[tuple[float, dict]], text: str, options: SearchOptions,
-          ranks: dict[tuple, dict] | None = None) -> list[Hit]:
+          ranks: dict[tuple, dict] | None = None, reader: Reader | None = None,
+          seen: set[tuple[str, int]] | None = None) -> list[Hit]:
     form = build_form(text, options)
     units = form.highlight_units()
     try:  # snippets weigh the query's words by their rarity, as `qmem search` does
-        index = open_reader(cfg.data_dir)
+        index = reader.index() if reader is not None else open_reader(cfg.data_dir)
         unit_weights: list[float] | None = search_mod.unit_weights(index.searcher(), index.schema, form)
     except (QmemError, ValueError):
         unit_weights = None
     files = Files()
     hits = []
     roots = real_roots(cfg)
-    seen: set[tuple[str, int]] = set()
+    seen = set() if seen is None else seen  # (real file, line) already shown
     for score, doc in ranked:
         if options.min_score is not None and score < options.min_score:
             continue
@@ -118,10 +119,10 @@ def _hits(cfg: Config, ranked: list[tuple[float, dict]], text: str, options: Sea
     return hits
 
 
-def vsearch(cfg: Config, text: str, options: SearchOptions, model: Embedder) -> list[Hit]:
-    """Nearest sections by embedding alone."""
+def vsearch(cfg: Config, text: str, options: SearchOptions, model: Embedder, reader: Reader | None = None) -> list[Hit]:
+    """Nearest sections by embedding alone (`reader`: an index a long-lived process keeps open)."""
     wanted = options.limit * 2 * copies(cfg, options.collections)
-    return _hits(cfg, ranked_vectors(cfg, text, options, model, wanted), text, options)
+    return _hits(cfg, ranked_vectors(cfg, text, options, model, wanted), text, options, reader=reader)
 
 
 def _key(doc: dict) -> tuple:
@@ -164,7 +165,8 @@ def weights(cfg: Config) -> dict[str, float]:
     return out
 
 
-def hybrid(cfg: Config, text: str, options: SearchOptions, model: Embedder, **overrides: float) -> list[Hit]:
+def hybrid(cfg: Config, text: str, options: SearchOptions, model: Embedder, reader: Reader | None = None,
+           **overrides: float) -> list[Hit]:
     """BM25 and vectors, fused; each hit carries both component ranks.
 
     BM25 keeps its ground: the first `keep` hits are exactly the first hits `qmem search`
@@ -178,8 +180,8 @@ def hybrid(cfg: Config, text: str, options: SearchOptions, model: Embedder, **ov
     settings["k"] = int(settings["k"])
     form = build_form(text, options)
     depth = max(DEPTH, options.limit * 3) * copies(cfg, options.collections)
-    bm25_hits = search_mod.search(cfg, text, options)  # what BM25 alone answers, snippets included
-    bm25 = ranked_docs(cfg, form, depth)
+    bm25_hits = search_mod.search(cfg, text, options, reader)  # what BM25 alone answers, snippets included
+    bm25 = ranked_docs(cfg, form, depth, reader)
     dense = ranked_vectors(cfg, text, options, model, depth)
     fused, ranks = fuse(bm25, dense, **settings)  # type: ignore[arg-type]
 
@@ -198,5 +200,7 @@ def hybrid(cfg: Config, text: str, options: SearchOptions, model: Embedder, **ov
     if options.limit > len(held):
         fill = copy.copy(options)
         fill.limit, fill.min_score = options.limit - len(held), None
-        more = _hits(cfg, rest, text, fill, ranks)
+        roots = real_roots(cfg)
+        shown = {(os.path.join(roots.get(h.collection, ''), h.path), h.line_start) for h in held}
+        more = _hits(cfg, rest, text, fill, ranks, reader, shown)
     return (held + more)[:options.limit]

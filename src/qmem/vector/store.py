@@ -163,7 +163,7 @@ def embed(cfg: Config, collection: str, model: Embedder,
         files = Files()
         for start in range(0, len(todo), BATCH):
             batch = todo[start:start + BATCH]
-            texts = [_text(root, row, files) for row in batch]
+            texts = [model.fit(_text(root, row, files)) for row in batch]
             vectors = model.passages(texts)
             name = os.path.join(folder, f"chunk-{time.time_ns()}")
             np.save(name + ".tmp.npy", vectors)
