@@ -27,7 +27,7 @@ LAYERS: dict[str, float] = {
     "qmem.memory.secrets": 6.05, "qmem.memory.domain_cues": 6.05,
     "qmem.memory.entries": 6.1, "qmem.memory.domains": 6.1, "qmem.memory.workspace": 6.1,
     "qmem.memory.daily": 6.2, "qmem.memory.tree_shape": 6.2, "qmem.memory.state": 6.2, "qmem.memory.protocol": 6.2,
-    "qmem.memory.tree": 6.3,
+    "qmem.memory.tree_files": 6.25, "qmem.memory.tree_rollback": 6.28, "qmem.memory.tree": 6.3,
     "qmem.memory.boot": 6.4, "qmem.memory.forget": 6.5, "qmem.memory.distill": 6.4, "qmem.memory.janitor": 6.4,
     "qmem.memory.maintain": 6.6,
     "qmem.doctor": 6.8,

@@ -226,7 +226,7 @@ def test_rollback_refuses_edited_leaves_unless_forced_and_rescues_them(tmp_path)
     assert open(ws.memory_md, encoding="utf-8", newline="").read() == original
 
 
-@pytest.mark.parametrize("step", ["_stage", "_switch_half", "_backup"])
+@pytest.mark.parametrize("step", ["stage", "switch_half", "backup_original"])
 def test_crash_during_migrate_leaves_old_or_new_state(tmp_path, monkeypatch, step):
     original = (FLAT / "MEMORY.md").read_text(encoding="utf-8")
     ws = make_ws(tmp_path, original)
@@ -234,11 +234,11 @@ def test_crash_during_migrate_leaves_old_or_new_state(tmp_path, monkeypatch, ste
     class Crash(Exception):
         pass
 
-    if step == "_switch_half":  # dies after the tree moved in, before MEMORY.md is replaced
+    if step == "switch_half":  # dies after the tree moved in, before MEMORY.md is replaced
         def half(ws_):
             os.rename(os.path.join(tree.staging_path(ws_), "domains"), ws_.domains)
             raise Crash()
-        monkeypatch.setattr(tree, "_switch", half)
+        monkeypatch.setattr(tree, "switch", half)
     else:
         def boom(*args, **kwargs):
             raise Crash()
@@ -256,11 +256,11 @@ def test_crash_during_migrate_leaves_old_or_new_state(tmp_path, monkeypatch, ste
 KILL = """
 import os, signal, sys
 from qmem.memory import tree
-real = tree._switch
+real = tree.switch
 def die(ws):
     os.rename(os.path.join(tree.staging_path(ws), "domains"), ws.domains)
     os.kill(os.getpid(), signal.SIGKILL)
-tree._switch = die
+tree.switch = die
 tree.migrate(tree.Workspace(sys.argv[1]))
 """
 

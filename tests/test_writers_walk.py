@@ -173,7 +173,7 @@ class Walk:
                     continue  # generated summaries repeat leaf lines: they prove nothing
                 manifest = tree.load_manifest(self.ws) if path == self.ws.memory_md else None
                 if manifest is not None:  # a tree root: only its own text counts, not the domain list
-                    text = "".join(tree._cut_root(text, manifest))
+                    text = "".join(tree.cut_root(text, manifest))
                 everything.append(text)
         text = "\n".join(everything)
         missing = [line for line in self.expected | self.state_lines if line not in text]

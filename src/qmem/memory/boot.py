@@ -124,7 +124,7 @@ def _fit(result: BootResult, oldest_first: list[Part]) -> None:
 
 def _without_private(text: str, private: list[str], tree_config: dict[str, object]) -> tuple[str, list[str]]:
     """The L0 text minus `[private]` sections and sections or domain entries of private domains."""
-    from .tree import split
+    from .tree_shape import split
 
     table = domains_mod.load_table(tree_config)
     preamble, parts = split(text)
