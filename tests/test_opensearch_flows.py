@@ -19,6 +19,7 @@ import pytest
 from qmem import query
 from qmem.backends import StoredFile
 from qmem.backends import opensearch as osb
+from qmem.backends import opensearch_mapping as osm
 from qmem.errors import EXIT_UNAVAILABLE, BackendError, BackendUnavailableError
 from qmem.scan import scan
 from qmem.sync import read_sections
@@ -31,7 +32,7 @@ pytest.importorskip("opensearchpy")
 
 @pytest.fixture(autouse=True)
 def re2_pattern(monkeypatch):
-    monkeypatch.setattr(osb, "TOKEN_PATTERN", osb.TOKEN_PATTERN.replace(r"\p{Is", r"\p{"))
+    monkeypatch.setattr(osm, "TOKEN_PATTERN", osm.TOKEN_PATTERN.replace(r"\p{Is", r"\p{"))
 
 
 def backend_for(url: str, **kw) -> osb.OpenSearchBackend:
@@ -106,7 +107,7 @@ def test_template_indices_and_strict_mappings(backend):
 
 def test_another_schema_version_is_refused_in_one_line(backend, monkeypatch):
     backend.ensure_indices()
-    monkeypatch.setattr(osb, "SCHEMA_VERSION", osb.SCHEMA_VERSION + 1)
+    monkeypatch.setattr(osm, "SCHEMA_VERSION", osm.SCHEMA_VERSION + 1)
     with pytest.raises(BackendError, match="qmem schema 1, this qmem writes 2"):
         backend_for(backend.settings.url).ensure_indices()
 

@@ -16,17 +16,28 @@ boosted whole run, headings at HEADING_WEIGHT, filters as non-scoring `filter` c
 Writes are buffered and sent in bulk; a failed request or item is retried with back-off,
 never dropped; when the cluster stays unreachable the refresh stops with
 BackendUnavailableError and stores no hash for what it could not finish.
+
+This module holds the Backend verbs and the writer and searcher that sync and search use;
+`opensearch_mapping` holds the analyzer and mappings, `opensearch_query` the query compiler,
+`opensearch_client` the settings, the client and the retried requests.
 """
 
 from __future__ import annotations
 
 import time
 
-import xxhash
-
-from ..errors import BackendError, BackendUnavailableError, ConfigError
-from ..index import HEADING_WEIGHT, body_hash
+from ..errors import BackendError
+from ..index import body_hash  # noqa: F401 - re-exported (tests compare hashes as osb.body_hash)
+from . import opensearch_mapping as schema
 from .base import StoredFile
+from .opensearch_client import ClusterTransport, Settings, make_client  # noqa: F401 - re-exported
+from .opensearch_mapping import (  # noqa: F401 - re-exported for callers and tests of this module
+    ANALYZER, MAX_TOKEN_CHARS, SCHEMA_VERSION, TOKEN_PATTERN, file_key, files_index_body, index_template,
+    section_doc, section_id, stored_fields,
+)
+from .opensearch_query import (  # noqa: F401 - re-exported for callers and tests of this module
+    collection_query, compile_query, lucene_regex, presence_query, routing, search_request,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -34,313 +45,17 @@ if TYPE_CHECKING:
     from ..markdown import Section
     from ..query import QueryForm
 
-SCHEMA_VERSION = 1
-ANALYZER = "qmem_v1"
-# Java regex (what OpenSearch runs). A token is one CJK character, or a run of anything
-# that is not punctuation, a symbol, a separator, an "other" (control, format, unassigned)
-# or CJK: the same set as tantivy's `[\p{L}\p{N}\p{M}--CJK]+` because the general categories
-# partition Unicode.
-_CJK_JAVA = r"\p{IsHan}\p{IsHiragana}\p{IsKatakana}\p{IsHangul}"
-TOKEN_PATTERN = rf"[{_CJK_JAVA}]|[^\p{{P}}\p{{S}}\p{{Z}}\p{{C}}{_CJK_JAVA}]+"
-# tantivy's remove_long(256) keeps tokens under 256 UTF-8 bytes; Lucene counts UTF-16 units.
-MAX_TOKEN_CHARS = 255
 BULK_ACTIONS = 500
 BULK_BYTES = 5_000_000
 DELETE_BATCH = 200
 HASH_PAGE = 1000  # stored hashes read per request (search_after on path)
-_RETRY_STATUS = {429, 502, 503, 504}
-_U64 = 1 << 64
 
 
-class Settings:
-    """Where the cluster is and how to talk to it; built from the config's [backend] table."""
-
-    __slots__ = ("url", "index", "auth", "username", "password_env", "api_key_env", "verify_tls",
-                 "ca_certs", "shards", "replicas", "search_type", "timeout", "retries", "backoff",
-                 "refresh")
-
-    def __init__(self, url: str = "http://localhost:9200", index: str = "qmem", auth: str = "none",
-                 username: str = "", password_env: str = "QMEM_OPENSEARCH_PASSWORD",
-                 api_key_env: str = "QMEM_OPENSEARCH_API_KEY", verify_tls: bool = True,
-                 ca_certs: str = "", shards: int = 3, replicas: int = 1,
-                 search_type: str = "dfs_query_then_fetch", timeout: float = 30.0, retries: int = 5,
-                 backoff: float = 0.5, refresh: bool = True) -> None:
-        self.url = url
-        self.index = index
-        self.auth = auth  # "none", "basic" (username + password from password_env), "api_key"
-        self.username = username
-        self.password_env = password_env
-        self.api_key_env = api_key_env
-        self.verify_tls = verify_tls
-        self.ca_certs = ca_certs
-        self.shards = shards
-        self.replicas = replicas
-        self.search_type = search_type
-        self.timeout = timeout
-        self.retries = retries  # per request, after the first try
-        self.backoff = backoff  # seconds before the first retry, doubled each time (max 8 s)
-        self.refresh = refresh  # refresh the indices after a commit: searchable when it returns
-
-    @classmethod
-    def from_dict(cls, data: dict[str, object]) -> Settings:
-        known = {k: v for k, v in data.items() if k in cls.__slots__}
-        return cls(**known)  # type: ignore[arg-type]
-
-    @property
-    def files_index(self) -> str:
-        return f"{self.index}-files"
-
-
-# -- what the cluster is told -------------------------------------------------------------
-
-def analysis_settings() -> dict:
-    return {
-        "tokenizer": {"qmem_tokens": {"type": "pattern", "pattern": TOKEN_PATTERN, "group": 0}},
-        "filter": {
-            "qmem_max_length": {"type": "length", "min": 0, "max": MAX_TOKEN_CHARS},
-            "qmem_porter2": {"type": "stemmer", "language": "porter2"},
-        },
-        "analyzer": {
-            ANALYZER: {
-                "type": "custom",
-                "tokenizer": "qmem_tokens",
-                "filter": ["qmem_max_length", "lowercase", "qmem_porter2"],
-            },
-        },
-    }
-
-
-def section_mappings() -> dict:
-    keyword = {"type": "keyword"}
-    text = {"type": "text", "analyzer": ANALYZER}
-    stored_int = {"type": "integer", "index": False}
-    return _strict({
-        "scope": keyword,
-        "collection": keyword,
-        "path": keyword,
-        "key": keyword,  # scope, collection and path: the delete key of a file's sections
-        "ordinal": {"type": "integer"},
-        "anchor": keyword,
-        "heading": text,
-        "body": text,
-        "body_hash": {"type": "long", "index": False},
-        "types": keyword,
-        "line_start": stored_int,
-        "line_end": stored_int,
-        "body_line": stored_int,
-        "date": {"type": "integer"},
-        "expires": {"type": "integer"},
-        "priority": {"type": "integer"},
-    })
-
-
-def files_mappings() -> dict:
-    keyword = {"type": "keyword"}
-    return _strict({
-        "scope": keyword,
-        "collection": keyword,
-        "path": keyword,
-        "digest": {"type": "keyword", "index": False},
-        "sections": {"type": "integer", "index": False},
-    })
-
-
-def _strict(properties: dict) -> dict:
-    """Mappings that refuse unknown fields and carry the schema version."""
-    return {"dynamic": "strict", "_meta": {"qmem_schema": SCHEMA_VERSION}, "properties": properties}
-
-
-def index_template(settings: Settings) -> dict:
-    """The composable template for the sections index (`PUT _index_template/<index>`)."""
-    return {
-        "index_patterns": [settings.index],
-        "priority": 100,
-        "template": {
-            "settings": {
-                "number_of_shards": settings.shards,
-                "number_of_replicas": settings.replicas,
-                "analysis": analysis_settings(),
-            },
-            "mappings": section_mappings(),
-        },
-        "_meta": {"qmem_schema": SCHEMA_VERSION},
-    }
-
-
-def files_index_body(settings: Settings) -> dict:
-    return {
-        "settings": {"number_of_shards": settings.shards, "number_of_replicas": settings.replicas},
-        "mappings": files_mappings(),
-    }
-
-
-def file_key(scope: str, collection: str, path: str) -> str:
-    return xxhash.xxh3_128_hexdigest(f"{scope}\x1f{collection}\x1f{path}".encode("utf-8"))
-
-
-def section_id(key: str, ordinal: int) -> str:
-    """Deterministic: re-sending a file overwrites its sections instead of adding copies."""
-    return f"{key}-{ordinal}"
-
-
-def section_doc(scope: str, collection: str, path: str, key: str, ordinal: int, s: Section) -> dict:
-    digest = body_hash(s.body)
-    return {
-        "scope": scope,
-        "collection": collection,
-        "path": path,
-        "key": key,
-        "ordinal": ordinal,
-        "anchor": s.anchor,
-        "heading": s.heading,
-        "body": s.body,
-        "body_hash": digest - _U64 if digest >= _U64 >> 1 else digest,  # a signed long
-        "types": list(s.types),
-        "line_start": s.line_start,
-        "line_end": s.line_end,
-        "body_line": s.body_line,
-        "date": s.date,
-        "expires": s.expires,
-        "priority": s.priority,
-    }
-
-
-def stored_fields(source: dict) -> dict:
-    """A hit's _source in the shape the local index returns: field → list of values."""
-    out = {name: (value if isinstance(value, list) else [value]) for name, value in source.items()}
-    if "body_hash" in out:
-        out["body_hash"] = [h % _U64 for h in out["body_hash"]]
-    out.setdefault("types", [])
-    return out
-
-
-# -- QueryForm → query DSL ----------------------------------------------------------------
-
-def _unit(field: str, toks: tuple[str, ...], boost: float = 1.0) -> dict:
-    """One token: a `term` (no analysis: it is already a token). Several: a phrase of exactly
-    those tokens (the whitespace analyzer splits them back without changing them)."""
-    if len(toks) == 1:
-        body: dict = {"value": toks[0]}
-        kind = "term"
-    else:
-        body = {"query": " ".join(toks), "analyzer": "whitespace"}
-        kind = "match_phrase"
-    if boost != 1.0:
-        body["boost"] = boost
-    return {kind: {field: body}}
-
-
-def _either_field(toks: tuple[str, ...], boost: float) -> dict:
-    both: dict = {"should": [_unit("body", toks), _unit("heading", toks, HEADING_WEIGHT)]}
-    if boost != 1.0:
-        both["boost"] = boost
-    return {"bool": both}
-
-
-def lucene_regex(regex: str) -> str:
-    """A path regex from `search.path_filter_regex` (Rust/Python syntax) in Lucene's syntax:
-    `(?:` groups become plain groups and `"` (a string literal in Lucene) is escaped."""
-    out: list[str] = []
-    i = 0
-    while i < len(regex):
-        if regex[i] == "\\" and i + 1 < len(regex):
-            out.append(regex[i:i + 2])
-            i += 2
-        elif regex.startswith("(?:", i):
-            out.append("(")
-            i += 3
-        elif regex[i] in '"<>@&~#':
-            out.append("\\" + regex[i])
-            i += 1
-        else:
-            out.append(regex[i])
-            i += 1
-    return "".join(out)
-
-
-def compile_query(form: QueryForm, scopes: list[str]) -> dict | None:
-    """The one place a QueryForm becomes OpenSearch's query DSL; None when nothing can match."""
-    if not scopes:
-        return None
-    must: list[dict] = []
-    should = [_either_field(u.tokens, u.boost) for u in form.should]
-    if should:
-        must.append({"bool": {"should": should}})
-    must.extend(_either_field(u.tokens, u.boost) for u in form.must)
-    if not must:
-        if not form.has_filters():
-            return None
-        must.append({"match_all": {}})
-    must_not: list[dict] = []
-    for toks in form.must_not:
-        must_not += [_unit("body", toks), _unit("heading", toks)]
-    filters: list[dict] = [{"terms": {"scope": sorted(set(scopes))}}]
-    if form.collections:
-        filters.append({"terms": {"collection": list(form.collections)}})
-    if form.types:
-        filters.append({"terms": {"types": list(form.types)}})
-    if form.since or form.until:
-        filters.append({"range": {"date": {"gte": form.since or 1, "lte": form.until or 99991231}}})
-    if form.path_regex:
-        filters.append({"regexp": {"path": {"value": lucene_regex(form.path_regex), "flags": "NONE"}}})
-    out: dict = {"must": must, "filter": filters}
-    if must_not:
-        out["must_not"] = must_not
-    return {"bool": out}
-
-
-def search_request(form: QueryForm, scopes: list[str], limit: int) -> dict | None:
-    """The body of `POST <index>/_search` (routing and search_type go in the URL)."""
-    query = compile_query(form, scopes)
-    if query is None:
-        return None
-    return {"query": query, "size": limit, "track_total_hits": False}
-
-
-def routing(scopes: list[str]) -> str:
-    return ",".join(sorted(set(scopes)))
-
-
-# -- talking to the cluster ---------------------------------------------------------------
-
-def make_client(settings: Settings):  # noqa: ANN201 - opensearchpy.OpenSearch
-    """The official client, with credentials read from the environment at call time."""
-    import os
-
-    try:
-        from opensearchpy import OpenSearch
-    except ImportError:
-        raise ConfigError("the OpenSearch backend needs its client: pip install 'qmem[opensearch]'") from None
-    kwargs: dict = {
-        "hosts": [settings.url],
-        "verify_certs": settings.verify_tls,
-        "ssl_show_warn": settings.verify_tls,
-        "timeout": settings.timeout,
-        "max_retries": 0,  # retries are ours: counted, backed off, and reported
-        "retry_on_timeout": False,
-    }
-    if settings.ca_certs:
-        kwargs["ca_certs"] = settings.ca_certs
-    if settings.auth == "basic":
-        password = os.environ.get(settings.password_env)
-        if not settings.username or password is None:
-            raise ConfigError(f"backend.auth = \"basic\" needs backend.username and the password in ${settings.password_env}")
-        kwargs["http_auth"] = (settings.username, password)
-    elif settings.auth == "api_key":
-        key = os.environ.get(settings.api_key_env)
-        if not key:
-            raise ConfigError(f"backend.auth = \"api_key\" needs the key in ${settings.api_key_env}")
-        kwargs["headers"] = {"Authorization": f"ApiKey {key}"}
-    return OpenSearch(**kwargs)
-
-
-class OpenSearchBackend:
+class OpenSearchBackend(ClusterTransport):
     """The Backend protocol on an OpenSearch cluster (see the module docstring)."""
 
     def __init__(self, settings: Settings, client=None, sleep=time.sleep) -> None:  # noqa: ANN001
-        self.settings = settings
-        self.client = client if client is not None else make_client(settings)
-        self._sleep = sleep
+        super().__init__(settings, client, sleep)
         self._ready = False
         self._actions: list[tuple[dict, dict | None]] = []
         self._bytes = 0
@@ -359,10 +74,10 @@ class OpenSearchBackend:
                 self._call(lambda: self.client.indices.create(index=name, body=body), ok={400})
             mapping = self._call(lambda: self.client.indices.get_mapping(index=name))
             meta = next(iter(mapping.values()), {}).get("mappings", {}).get("_meta", {})
-            if meta.get("qmem_schema") != SCHEMA_VERSION:
+            if meta.get("qmem_schema") != schema.SCHEMA_VERSION:
                 raise BackendError(
                     f"index {name!r} holds qmem schema {meta.get('qmem_schema')!r}, this qmem writes "
-                    f"{SCHEMA_VERSION}: point backend.index at a new name and refresh with --full"
+                    f"{schema.SCHEMA_VERSION}: point backend.index at a new name and refresh with --full"
                 )
         self._ready = True
 
@@ -387,7 +102,7 @@ class OpenSearchBackend:
     def delete_collection(self, scope: str, collection: str) -> None:
         self.ensure_indices()
         self._flush()
-        query = {"query": {"bool": {"filter": [{"term": {"scope": scope}}, {"term": {"collection": collection}}]}}}
+        query = {"query": collection_query(scope, collection)}
         for name in (self.settings.index, self.settings.files_index):
             self._call(lambda: self.client.delete_by_query(index=name, body=query, routing=scope,
                                                            conflicts="proceed", refresh=True))
@@ -396,7 +111,7 @@ class OpenSearchBackend:
         self.ensure_indices()
         out: dict[str, StoredFile] = {}
         body: dict = {
-            "query": {"bool": {"filter": [{"term": {"scope": scope}}, {"term": {"collection": collection}}]}},
+            "query": collection_query(scope, collection),
             "sort": [{"path": "asc"}],
             "size": HASH_PAGE,
             "_source": ["path", "digest", "sections"],
@@ -467,78 +182,6 @@ class OpenSearchBackend:
             self._bulk(self._actions)
             self._actions.clear()
             self._bytes = 0
-
-    def _bulk(self, actions: list[tuple[dict, dict | None]]) -> None:
-        """Send actions; items that failed for a passing reason are sent again, the rest raise."""
-        pending = list(actions)
-        for attempt in range(self.settings.retries + 1):
-            lines: list[dict] = []
-            for meta, doc in pending:
-                lines.append(meta)
-                if doc is not None:
-                    lines.append(doc)
-            result = self._call(lambda: self.client.bulk(body=lines))
-            if not result.get("errors"):
-                return
-            retry: list[tuple[dict, dict | None]] = []
-            for action, item in zip(pending, result["items"]):
-                op, outcome = next(iter(item.items()))
-                status = outcome.get("status", 500)
-                if status < 300 or (op == "delete" and status == 404):
-                    continue
-                if status in _RETRY_STATUS or status >= 500:
-                    retry.append(action)
-                    continue
-                error = outcome.get("error", {})
-                reason = error.get("reason", error) if isinstance(error, dict) else error
-                raise BackendError(f"OpenSearch refused a {op} of {outcome.get('_id')}: {status} {reason}")
-            if not retry:
-                return
-            pending = retry
-            if attempt < self.settings.retries:
-                self._pause(attempt)
-        raise BackendUnavailableError(
-            f"OpenSearch at {self.settings.url} kept refusing {len(pending)} bulk item(s) after "
-            f"{self.settings.retries} retries; nothing was lost, run the refresh again"
-        )
-
-    def _pause(self, attempt: int) -> None:
-        self._sleep(min(self.settings.backoff * (2 ** attempt), 8.0))
-
-    def _call(self, request, ok: set[int] | frozenset = frozenset()):  # noqa: ANN001, ANN202
-        """One request, retried with back-off on connection errors, timeouts, 429 and 5xx."""
-        from opensearchpy.exceptions import ConnectionError as OSConnectionError
-        from opensearchpy.exceptions import TransportError
-
-        last = ""
-        for attempt in range(self.settings.retries + 1):
-            try:
-                return request()
-            except OSConnectionError as exc:
-                last = f"cannot reach it ({exc.__class__.__name__})"
-            except TransportError as exc:
-                status = exc.status_code if isinstance(exc.status_code, int) else 0
-                if status in ok:
-                    return None
-                if status not in _RETRY_STATUS and status < 500:
-                    raise BackendError(f"OpenSearch at {self.settings.url}: {status} {exc.error}: "
-                                       f"{_reason(exc)}") from None
-                last = f"{status} {exc.error}"
-            if attempt < self.settings.retries:
-                self._pause(attempt)
-        raise BackendUnavailableError(
-            f"OpenSearch at {self.settings.url}: {last}, still after {self.settings.retries} retries; "
-            "what was not finished is redone by the next refresh"
-        )
-
-
-def _reason(exc: Exception) -> str:
-    info = getattr(exc, "info", None)
-    if isinstance(info, dict):
-        error = info.get("error")
-        if isinstance(error, dict):
-            return str(error.get("reason", error))
-    return str(getattr(exc, "error", exc))
 
 
 # -- what sync and search hold -------------------------------------------------------------
@@ -622,6 +265,4 @@ class OpenSearchSearcher:
 
     def present(self, units: list, scopes: list[str]) -> list:
         """The units that occur somewhere in what the scopes may see (one count each)."""
-        return [u for u in units if self.backend.count({"bool": {
-            "should": [_unit("body", u.tokens), _unit("heading", u.tokens)], "minimum_should_match": 1,
-            "filter": [{"terms": {"scope": sorted(set(scopes))}}]}}, scopes)]
+        return [u for u in units if self.backend.count(presence_query(u.tokens, scopes), scopes)]
