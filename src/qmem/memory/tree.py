@@ -35,12 +35,12 @@ from ..errors import BadInputError, QmemError
 from ..fsutil import atomic_write
 from .tree_files import (  # noqa: F401 - re-exported: callers and tests reach them as tree.<name>
     MANIFEST, TreeError, TreeResult, backup_original, check_folders, digest, file_digest, file_text, files_under,
-    load_manifest, manifest_path, open_tree, prune_backups, read_bytes, recover, rescue_file, stage, staging_path,
-    switch,
+    load_manifest, manifest_path, open_tree, prune_backups, read_bytes, read_tree, recover, rescue_file, stage,
+    staging_path, switch,
 )
 from .tree_rollback import cut_root, reassemble, reassembly_order, rollback, user_digest  # noqa: F401
 from .tree_shape import (  # noqa: F401 - the tree's shape, re-exported for callers of this module
-    _LINE, DOMAINS_HEADING, INDEX_NAME, ROOT_TITLE, Branch, Leaf, Part, Plan, _all_branches, branch_index,
+    DOMAINS_HEADING, INDEX_NAME, ROOT_TITLE, Branch, Leaf, Part, Plan, _all_branches, branch_index,
     branches_from_plan, generated_title, leaf_budget, leaf_slug, pinned_core, plan, root_index, root_separator, scan_branches, split, summary_line,
 )
 from .workspace import Workspace  # noqa: F401 - re-exported (tests build workspaces as tree.Workspace)
@@ -323,10 +323,7 @@ def stats(ws: Workspace, tree_config: dict[str, object] | None = None) -> TreeRe
     """Boot tokens before (the backup) and after (the root), per-domain files and tokens, the
     costliest read down to one leaf, and the leaves still over the leaf budget."""
     result = TreeResult("stats", ws.root)
-    current = ws.require_memory()
-    check_folders(ws)
-    recover(ws, current)
-    manifest = load_manifest(ws)
+    current, manifest = read_tree(ws)
     result.tokens_after = estimate_tokens(current.decode("utf-8", "replace"))
     if manifest is None:
         result.tokens_before = result.tokens_after

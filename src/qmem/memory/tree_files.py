@@ -176,12 +176,18 @@ def check_folders(ws: Workspace) -> None:
             raise TreeError(f"{ws.rel(folder)} is a link or not a folder; tree commands work only on a real folder")
 
 
-def open_tree(ws: Workspace, missing: str) -> tuple[bytes, dict]:
-    """The current MEMORY.md and the tree's manifest, after cleaning up an interrupted migrate."""
+def read_tree(ws: Workspace) -> tuple[bytes, dict | None]:
+    """The current MEMORY.md and the tree's manifest (None: not migrated), after cleaning up an
+    interrupted migrate."""
     current = ws.require_memory()
     check_folders(ws)
     recover(ws, current)
-    manifest = load_manifest(ws)
+    return current, load_manifest(ws)
+
+
+def open_tree(ws: Workspace, missing: str) -> tuple[bytes, dict]:
+    """read_tree for a command that needs a tree: TreeError(`missing`) when there is none."""
+    current, manifest = read_tree(ws)
     if manifest is None:
         raise TreeError(missing)
     return current, manifest

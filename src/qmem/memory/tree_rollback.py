@@ -15,8 +15,10 @@ from .tree_files import (
     MANIFEST, TreeError, TreeResult, digest, file_digest, file_text, files_under, load_manifest, manifest_path,
     open_tree, read_bytes, remove_empty_dirs, rescue_dir, rescue_file,
 )
-from .tree_shape import _LINE, DOMAINS_HEADING, Plan
-from .workspace import DISTILLED_SUFFIX, STATS_END, STATS_START, Workspace, distilled_only, without_block
+from .tree_shape import DOMAINS_HEADING, Plan
+from .workspace import (
+    DISTILLED_SUFFIX, STATS_END, STATS_START, Workspace, bare, distilled_only, raw_lines, without_block,
+)
 
 
 # -- what migrate records ---------------------------------------------------------------------
@@ -34,8 +36,8 @@ def reassembly_order(the_plan: Plan) -> list[list[object]]:
 
 def _user_lines(core: str, extra: str = "") -> list[str]:
     """The root's own text as rollback compares it: its non-blank lines, minus distill's stats."""
-    lines = without_block([line.rstrip("\r\n") for line in _LINE.findall(core)], STATS_START, STATS_END)
-    lines += [line.rstrip("\r\n") for line in _LINE.findall(extra)]
+    lines = without_block([bare(line) for line in raw_lines(core)], STATS_START, STATS_END)
+    lines += [bare(line) for line in raw_lines(extra)]
     return [line for line in lines if line.strip()]
 
 
@@ -46,8 +48,8 @@ def user_digest(core: str, extra: str = "") -> str:
 def cut_root(text: str, manifest: dict) -> tuple[str, str]:
     """(core, added): the root's text before the domain list, and the lines found in or after
     the domain list that qmem did not write there (sections appended to MEMORY.md since)."""
-    raw = _LINE.findall(text)
-    at = next((i for i, line in enumerate(raw) if line.rstrip("\r\n") == DOMAINS_HEADING), None)
+    raw = raw_lines(text)
+    at = next((i for i, line in enumerate(raw) if bare(line) == DOMAINS_HEADING), None)
     if at is None:
         return text, ""
     core, tail = "".join(raw[:at]), raw[at:]
@@ -55,7 +57,7 @@ def cut_root(text: str, manifest: dict) -> tuple[str, str]:
     if block is None:  # a version-1 manifest: the list ends at its "Daily logs:" line
         end = next((i for i, line in enumerate(tail) if line.startswith("Daily logs: `memory/")), len(tail) - 1)
         return core, "".join(tail[end + 1:])
-    matcher = difflib.SequenceMatcher(None, _LINE.findall(block), tail, autojunk=False)
+    matcher = difflib.SequenceMatcher(None, raw_lines(block), tail, autojunk=False)
     added = [line for tag, _, _, j1, j2 in matcher.get_opcodes() if tag in ("insert", "replace")
              for line in tail[j1:j2]]
     return core, "".join(added)

@@ -10,7 +10,7 @@ from .. import markdown
 from ..analysis import estimate_tokens
 from . import domains as domains_mod
 from . import secrets
-from .workspace import Workspace
+from .workspace import Workspace, raw_lines
 
 INDEX_NAME = "_index.md"
 ROOT_TITLE = "# Memory Index"
@@ -23,7 +23,6 @@ DEFAULT_LEAF_BUDGET = 1200
 MIN_LEAF_TOKENS = 250
 LEAF_SHARE = 0.15
 SUMMARY_STEPS = (SUMMARY_CHARS, 120, 90, 60, 40, 0)
-_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
 _PIN_TAG = re.compile(r"\[(?:pin|p0)\]", re.IGNORECASE)
 _COMMENT = re.compile(r"<!--.*?-->")
 _RULE = re.compile(r"^\s*(?:-{3,}|\*{3,}|_{3,})\s*$")
@@ -62,7 +61,7 @@ def split(text: str) -> tuple[str, list[Part]]:
     """(preamble, sections) on `##` headings outside fenced code, every byte kept.
 
     A file without `##` is one section titled by its `#` heading (or "Memory")."""
-    raw = _LINE.findall(text)
+    raw = raw_lines(text)
     bare = [line.rstrip("\r\n") for line in raw]
     heads = [h for h in markdown.headings(bare) if h.level == 2]
     if not heads:
@@ -229,7 +228,7 @@ def split_section(text: str, budget: int, level: int = 2) -> list[tuple[str, str
     whole (tree stats reports it)."""
     if estimate_tokens(text) <= budget:
         return [("", text)]
-    raw = _LINE.findall(text)
+    raw = raw_lines(text)
     bare = [line.rstrip("\r\n") for line in raw]
     deeper = [h for h in markdown.headings(bare) if h.level > level]
     if not deeper:
@@ -357,7 +356,7 @@ def _root_text(core: str, branches: list[Branch], keep: int, summary_chars: int)
 
 def generated_title(preamble: str) -> str:
     """`# Memory Index` and a blank line for a root whose preamble has no `#` title, else ""."""
-    bare = [line.rstrip("\r\n") for line in _LINE.findall(preamble)]
+    bare = [line.rstrip("\r\n") for line in raw_lines(preamble)]
     return "" if any(h.level == 1 for h in markdown.headings(bare)) else ROOT_TITLE + "\n\n"
 
 
