@@ -18,6 +18,12 @@ def err(message: str) -> None:
     sys.stderr.write(f"qmem: {message}\n")
 
 
+def warn(lines: list[str]) -> None:
+    """One `qmem: warning: …` line on stderr per entry (the library returns warnings, the face prints them)."""
+    for line in lines:
+        sys.stderr.write(f"qmem: warning: {line}\n")
+
+
 def use_color(stream: object = None) -> bool:
     """Colour only on a terminal, and never when NO_COLOR is set (https://no-color.org)."""
     if os.environ.get("NO_COLOR"):

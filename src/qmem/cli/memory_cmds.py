@@ -14,7 +14,7 @@ from typing import Annotated, Optional
 import typer
 
 from ..errors import BadInputError
-from .common import emit
+from .common import emit, warn
 from .options import JsonOpt, QuietOpt, finish, load, table
 
 WorkspaceOpt = Annotated[
@@ -40,11 +40,6 @@ def _ws(cfg, explicit: str | None):  # noqa: ANN001, ANN202
     from ..memory.workspace import resolve
 
     return resolve(explicit, table(cfg, "memory"))
-
-
-def _warn(lines: list[str]) -> None:
-    for line in lines:
-        sys.stderr.write(f"qmem: warning: {line}\n")
 
 
 def boot_cmd(
@@ -102,7 +97,7 @@ def remember_cmd(
         written = daily.remember(ws, text, type_=type_, priority=priority, expire=expire, ref=ref,
                                  day=_day(day, "--date"))
         written.indexed = daily.refresh_written(cfg, [os.path.join(ws.root, written.path)])
-        _warn([written.indexed] if written.indexed.startswith("not") else [])
+        warn([written.indexed] if written.indexed.startswith("not") else [])
         emit(render.to_json(written.to_dict()) if as_json else f"{written.path}:{written.line}  {written.entry}")
 
     finish(action)
@@ -133,7 +128,7 @@ def flush_cmd(
         report = daily.flush(ws, text, day=_day(day, "--date"))
         if report.kept:
             report.indexed = daily.refresh_written(cfg, [os.path.join(ws.root, report.path)])
-        _warn([f"line {n} of the batch not saved: {why}" for n, why in report.rejected]
+        warn([f"line {n} of the batch not saved: {why}" for n, why in report.rejected]
               + ([report.indexed] if report.indexed.startswith("not") else []))
         emit(render.to_json(report.to_dict()) if as_json else render.flush_text(report))
 
@@ -242,7 +237,7 @@ def _refresh_quietly(cfg, ws, result) -> None:  # noqa: ANN001
 
     paths = sorted({os.path.join(ws.root, f.path) for f in result.forgotten} | {os.path.join(ws.root, result.archive)})
     note = daily.refresh_written(cfg, paths)
-    _warn([note] if note.startswith("not") else [])
+    warn([note] if note.startswith("not") else [])
 
 
 def distill_cmd(
@@ -280,7 +275,7 @@ def janitor_cmd(
 
         ws = _ws(load(ctx), workspace)
         report = janitor.janitor(ws, today=_day(today, "--today"), dry_run=dry_run)
-        _warn(report.problems)
+        warn(report.problems)
         emit(render.to_json(report.to_dict()) if as_json else render.janitor_text(report))
 
     finish(action)
@@ -300,7 +295,7 @@ def maintain_cmd(
 
         cfg = load(ctx)
         report = maintain.maintain(_ws(cfg, workspace), cfg, today=_day(today, "--today"))
-        _warn(report.warnings)
+        warn(report.warnings)
         if as_json:
             emit(render.to_json(report.to_dict()))
         elif not quiet:

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import sys
 from typing import Annotated, Optional
 
 import typer
 
-from .common import emit
+from .common import emit, warn
 from .options import JsonOpt, finish, load, table
 
 tree_app = typer.Typer(
@@ -29,8 +28,7 @@ def _tree(ctx: typer.Context, as_json: bool, operation) -> None:  # noqa: ANN001
         result = operation(tree, cfg)
         if result.changed:
             tree.refresh_collections(cfg, tree.Workspace(result.workspace), result)
-        for warning in result.warnings:
-            sys.stderr.write(f"qmem: warning: {warning}\n")
+        warn(result.warnings)
         emit(render.to_json(result.to_dict()) if as_json else render.tree_text(result))
 
     finish(action)
