@@ -16,7 +16,7 @@ def index_snapshot(data_dir: str) -> list[tuple]:
         return []
     rows = []
     for _score, address in searcher.search(tantivy.Query.all_query(), total).hits:
-        d = searcher.doc(address).to_dict()
+        d = index_mod.stored_fields(searcher.doc(address))
         rows.append((
             d["collection"][0], d["path"][0], d["anchor"][0], d["line_start"][0], d["line_end"][0],
             d.get("heading", [""])[0], d["body_hash"][0], tuple(d.get("types", [])), d["date"][0],

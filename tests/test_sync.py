@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from qmem import config, layout, manifest, sync
+from qmem import config, layout, manifest, reading, sync
 from qmem.errors import IndexBusyError
 from qmem.fsutil import FileLock
 
@@ -96,7 +96,7 @@ def test_bad_files_are_skipped_with_warnings_and_the_rest_indexes(setup, monkeyp
     (root / "memory" / "binary.md").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
     (root / "memory" / "empty.md").write_bytes(b"")
     (root / "memory" / "huge.md").write_bytes(b"# big\n" + b"x" * 5000)
-    monkeypatch.setattr(sync, "MAX_FILE_BYTES", 4096)
+    monkeypatch.setattr(reading, "MAX_FILE_BYTES", 4096)
     report = sync.refresh(cfg)
     warnings = report.collections[0].warnings
     assert any(w.startswith("memory/latin1.md: not UTF-8") for w in warnings)

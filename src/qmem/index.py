@@ -8,7 +8,7 @@ change builds a fresh index beside the old one instead of failing to open it.
 
 from __future__ import annotations
 
-import json
+import marshal
 import os
 import time
 
@@ -38,18 +38,32 @@ MUST_NOT = tantivy.Occur.MustNot
 
 
 def remove_stale_versions(data_dir: str) -> list[str]:
-    """Drop old index folders: the index is a cache rebuilt from the Markdown files."""
+    """Drop old index folders: the index is a cache rebuilt from the Markdown files. Their
+    vectors are not (embedding costs minutes) and are keyed by section content, whatever the
+    schema: a collection's vectors move to the current folder unless it has its own."""
     import shutil
 
     removed = stale_versions(data_dir)
     for name in removed:
+        old_vectors = os.path.join(data_dir, name, "vectors")
+        new_vectors = os.path.join(version_dir(data_dir), "vectors")
+        try:
+            collections = [c for c in os.listdir(old_vectors) if os.path.isdir(os.path.join(old_vectors, c))]
+        except OSError:
+            collections = []
+        for coll in collections:
+            if not os.path.lexists(os.path.join(new_vectors, coll)):
+                try:
+                    os.makedirs(new_vectors, exist_ok=True)
+                    os.replace(os.path.join(old_vectors, coll), os.path.join(new_vectors, coll))
+                except OSError:
+                    pass  # left behind, removed with the old folder: the next embed rebuilds it
         shutil.rmtree(os.path.join(data_dir, name), ignore_errors=True)
     return removed
 
 
 # The fields `build_schema` declares: a meta.json with other fields belongs to something else.
-FIELD_NAMES = frozenset({"key", "collection", "path", "anchor", "heading", "body", "body_hash", "types",
-                         "line_start", "line_end", "body_line", "date", "expires", "priority"})
+FIELD_NAMES = frozenset({"key", "collection", "path", "heading", "body", "types", "date", "expires", "meta"})
 _SEGMENT_FILES = (".store", ".term", ".idx", ".pos", ".fast", ".fieldnorm")
 
 
@@ -57,6 +71,8 @@ def check(data_dir: str) -> str | None:
     """Why the index folder cannot be used, found cheaply (meta.json and the files it names);
     None when it looks whole or does not exist yet. Truncated segment files pass this check:
     `probe` opens them."""
+    import json  # here only: json brings `re` and `enum`, which a search never needs
+
     path = tantivy_dir(data_dir)
     try:
         with open(os.path.join(path, "meta.json"), "rb") as handle:
@@ -126,26 +142,59 @@ def reset(data_dir: str) -> None:
 
 
 def build_schema() -> tantivy.Schema:
-    tok = analysis.TOKENIZER_NAME
+    """Indexed fields for matching and filtering, and one stored `meta` field for display.
+
+    Nothing text-like is stored field by field: per stored field Tantivy's document store
+    costs ~2 µs a section, so what a hit shows (path, anchor, heading, lines, dates…) is one
+    marshalled tuple (`META_FIELDS`). The body is not stored at all: snippets are read from the file
+    itself (the source of truth), checked against `body_hash`. Heading and body are indexed
+    as `analysis.index_terms` (the query analyzer's exact tokens, ~4× cheaper to make)."""
+    terms = analysis.TERMS_TOKENIZER_NAME
     sb = tantivy.SchemaBuilder()
     sb.add_text_field("key", stored=False, tokenizer_name="raw", index_option="basic")
-    sb.add_text_field("collection", stored=True, tokenizer_name="raw", index_option="basic")
-    sb.add_text_field("path", stored=True, tokenizer_name="raw", index_option="basic")
-    sb.add_text_field("anchor", stored=True, tokenizer_name="raw", index_option="basic")
-    sb.add_text_field("heading", stored=True, tokenizer_name=tok, index_option="position")
-    # The body is indexed, not stored: snippets are read from the file itself (the source of
-    # truth), checked against `body_hash`. This halves the index (1.29× → ~0.5× the corpus).
-    # It is indexed as `analysis.index_terms(body)`: the same tokens, ~4× less tokenizer work.
-    sb.add_text_field("body", stored=False, tokenizer_name=analysis.TERMS_TOKENIZER_NAME, index_option="position")
-    sb.add_unsigned_field("body_hash", stored=True)
-    sb.add_text_field("types", stored=True, tokenizer_name="raw", index_option="basic")
-    sb.add_unsigned_field("line_start", stored=True)
-    sb.add_unsigned_field("line_end", stored=True)
-    sb.add_unsigned_field("body_line", stored=True)
-    sb.add_unsigned_field("date", stored=True, indexed=True, fast=True)
-    sb.add_unsigned_field("expires", stored=True, indexed=True, fast=True)
-    sb.add_integer_field("priority", stored=True)
+    sb.add_text_field("collection", stored=False, tokenizer_name="raw", index_option="basic")
+    sb.add_text_field("path", stored=False, tokenizer_name="raw", index_option="basic")
+    sb.add_text_field("heading", stored=False, tokenizer_name=terms, index_option="position")
+    sb.add_text_field("body", stored=False, tokenizer_name=terms, index_option="position")
+    sb.add_text_field("types", stored=False, tokenizer_name="raw", index_option="basic")
+    sb.add_unsigned_field("date", stored=False, indexed=True, fast=True)
+    sb.add_unsigned_field("expires", stored=False, indexed=True, fast=True)
+    sb.add_bytes_field("meta", stored=True)
     return sb.build()
+
+
+# What a hit's stored `meta` holds, in order; `stored_fields` gives them back as
+# {name: [value]} (types: [letters]), the shape every reader of hits takes.
+META_FIELDS = ("collection", "path", "anchor", "heading", "body_hash", "types", "line_start", "line_end",
+               "body_line", "date", "expires", "priority")
+_META_LISTS = frozenset({"types"})
+# marshal: built in (nothing to import on the search path), ~0.3 µs a hit; format 4 is read
+# by every Python since 3.4. The index is a cache: a Python that cannot read it rebuilds it.
+META_MARSHAL = 4
+
+
+def stored_fields(doc: tantivy.Document) -> dict[str, list]:
+    """A hit's stored fields, from its one `meta` value."""
+    values = marshal.loads(doc.get_first("meta"))
+    return {name: value if name in _META_LISTS else [value] for name, value in zip(META_FIELDS, values)}
+
+
+# A section ready for the index: (heading terms, body terms, types, date, expires, meta).
+Prepared = tuple[str, str, list[str], int, int, bytes]
+
+
+def prepare(collection: str, path: str, sections: list) -> list[Prepared]:
+    """What `Writer.add_prepared` needs of each section: the Python half of indexing, which a
+    worker process can do while the main process feeds Tantivy (see `parallel`)."""
+    index_terms = analysis.index_terms
+    dumps = marshal.dumps
+    out = []
+    for s in sections:
+        heading = s.heading
+        out.append((index_terms(heading), index_terms(s.body), s.types, s.date, s.expires, dumps((
+            collection, path, s.anchor, heading, body_hash(s.body), s.types, s.line_start, s.line_end,
+            s.body_line, s.date, s.expires, s.priority), META_MARSHAL)))
+    return out
 
 
 def body_hash(body: str) -> int:
@@ -252,27 +301,29 @@ class Writer:
         self._open().delete_documents_by_term("collection", collection)
 
     def add_sections(self, collection: str, path: str, sections: list) -> None:
+        self.add_prepared(collection, path, prepare(collection, path, sections))
+
+    def add_prepared(self, collection: str, path: str, prepared: list[Prepared]) -> None:
         key = doc_key(collection, path)
         add = self._open().add_document
-        index_terms = analysis.index_terms
-        for s in sections:
-            doc = tantivy.Document()
+        Document = tantivy.Document
+        for heading, body, types, date, expires, meta in prepared:
+            doc = Document()
             doc.add_text("key", key)
             doc.add_text("collection", collection)
             doc.add_text("path", path)
-            doc.add_text("anchor", s.anchor)
-            doc.add_text("heading", s.heading)
-            doc.add_text("body", index_terms(s.body))
-            doc.add_unsigned("body_hash", body_hash(s.body))
-            for t in s.types:
+            doc.add_text("heading", heading)
+            doc.add_text("body", body)
+            for t in types:
                 doc.add_text("types", t)
-            doc.add_unsigned("line_start", s.line_start)
-            doc.add_unsigned("line_end", s.line_end)
-            doc.add_unsigned("body_line", s.body_line)
-            doc.add_unsigned("date", s.date)
-            doc.add_unsigned("expires", s.expires)
-            doc.add_integer("priority", s.priority)
+            doc.add_unsigned("date", date)
+            doc.add_unsigned("expires", expires)
+            doc.add_bytes("meta", meta)
             add(doc)
+
+    def replace_prepared(self, collection: str, path: str, prepared: list[Prepared]) -> None:
+        self.delete_file(collection, path)
+        self.add_prepared(collection, path, prepared)
 
     def replace_file(self, collection: str, path: str, sections: list) -> None:
         self.delete_file(collection, path)

@@ -21,7 +21,7 @@ import os
 import re
 import time
 
-SCHEMA_VERSION = 2  # 2: the body field is indexed as analysis.index_terms
+SCHEMA_VERSION = 3  # 2: the body field is indexed as analysis.index_terms; 3: heading too, one stored meta
 CONFIGS = "configs"
 OWNER = "owner.json"
 _SLUG_BAD = re.compile(r"[^A-Za-z0-9._-]+")

@@ -10,20 +10,17 @@ from __future__ import annotations
 import os
 import time
 from array import array
-from collections.abc import Callable
-
-import xxhash
+from collections.abc import Callable, Iterator
 
 from . import manifest as manifests
-from . import markdown
 from .backends import RefreshWriter, open_writer
 from .config import Collection, Config
 from .errors import DataFolderError, IndexCorruptError
 from .index import Writer, check, inspect, remove_stale_versions, unusable_path
 from .layout import adopt, claim, legacy_versions, stale_versions, tantivy_dir, version_dir
+from .reading import MAX_FILE_BYTES, FileRead, read_sections  # noqa: F401 - re-exported
 from .scan import FileInfo, scan
 
-MAX_FILE_BYTES = 16 * 1024 * 1024
 # A file modified this recently may change again within the same mtime tick without its
 # size changing; it is re-hashed on the next refresh (git's "racily clean" rule).
 RACY_NS = 2_000_000_000
@@ -74,53 +71,6 @@ class RefreshReport:
             "seconds": round(self.seconds, 4),
             "committed": self.committed,
         }
-
-
-class _Read:
-    """A file's bytes: their hash and text, or the reason the file is skipped. The sections
-    are parsed on first use, so a touched file whose hash did not change is never parsed."""
-
-    __slots__ = ("digest", "text", "problem", "rel", "_sections")
-
-    def __init__(self, digest: str, text: str | None, problem: str = "", rel: str = "") -> None:
-        self.digest = digest
-        self.text = text
-        self.problem = problem
-        self.rel = rel
-        self._sections: list[markdown.Section] | None = None
-
-    @property
-    def sections(self) -> list[markdown.Section] | None:
-        if self._sections is None and self.text is not None:
-            file_date = markdown.parse_date(os.path.basename(self.rel))
-            self._sections = markdown.parse(self.text, file_date)
-        return self._sections
-
-
-def read_sections(info: FileInfo) -> _Read:
-    """Read and hash one file (sections parsed when asked for); binary, non-UTF-8 and
-    oversized files are refused."""
-    if info.size > MAX_FILE_BYTES:
-        return _Read("", None, f"larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB, skipped")
-    try:
-        with open(info.abs, "rb") as handle:
-            # The size from the scan, plus one byte to see growth: asking for 16 MiB at
-            # once would allocate them for every file (~40 µs each).
-            data = handle.read(info.size + 1)
-            if len(data) > info.size:
-                data += handle.read(MAX_FILE_BYTES + 1 - len(data))
-    except OSError as exc:
-        return _Read("", None, f"cannot read: {exc.strerror}")
-    digest = xxhash.xxh3_64_hexdigest(data)
-    if len(data) > MAX_FILE_BYTES:
-        return _Read(digest, None, f"larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB, skipped")
-    if b"\x00" in data:
-        return _Read(digest, None, "binary (contains NUL bytes), skipped")
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        return _Read(digest, None, f"not UTF-8 (byte {exc.start}), skipped")
-    return _Read(digest, text, rel=info.rel)
 
 
 def refresh(
@@ -310,13 +260,12 @@ def _refresh_collection(
             todo.append(info)
     changed = result.full
     unreadable: set[str] = set()
-    for done, info in enumerate(todo, 1):
+    for done, (info, read) in enumerate(_reads(writer, coll.name, todo, old_files), 1):
         if progress:
             progress(done, len(todo), info.rel)
         entry = old_files.get(info.rel)
-        read = read_sections(info)
         size = -1 if now_ns - info.mtime_ns < RACY_NS else info.size
-        if read.text is None:
+        if read.problem:
             result.warnings.append(f"{info.rel}: {read.problem}")
             unreadable.add(info.rel)
             if entry:
@@ -329,9 +278,14 @@ def _refresh_collection(
             new_files[info.rel] = [size, info.mtime_ns, read.digest, entry[3]]
             result.unchanged += 1
             continue
-        writer.replace_file(coll.name, info.rel, read.sections, read.digest)
+        if read.prepared is not None:
+            writer.replace_prepared(coll.name, info.rel, read.prepared)
+            count = len(read.prepared)
+        else:
+            writer.replace_file(coll.name, info.rel, read.sections, read.digest)
+            count = len(read.sections)
         touched.add(info.rel)
-        new_files[info.rel] = [size, info.mtime_ns, read.digest, len(read.sections)]
+        new_files[info.rel] = [size, info.mtime_ns, read.digest, count]
         changed = True
         if entry:
             result.changed += 1
@@ -346,6 +300,26 @@ def _refresh_collection(
     result.sections = sum(e[3] for e in new_files.values())
     files_changed = changed or new_files != old.files or old.root != coll.path
     return result, manifests.Manifest(coll.name, coll.path, time.time(), new_files), changed, files_changed, touched
+
+
+def _reads(writer: RefreshWriter, collection: str, todo: list[FileInfo],
+           old_files: dict[str, list]) -> Iterator[tuple[FileInfo, FileRead]]:
+    """Each file of `todo` with what reading it found, in order: by worker processes for a big
+    refresh of a backend that takes prepared sections (see `parallel`), else here, lazily."""
+    from . import parallel
+
+    workers = parallel.worker_count(todo) if getattr(writer, "takes_prepared", False) else 0
+    if not workers:
+        for info in todo:
+            yield info, read_sections(info)
+        return
+    items = [(f.rel, f.abs, f.size, (old_files.get(f.rel) or [0, 0, ""])[2]) for f in todo]
+    results = parallel.prepared(collection, items, workers)
+    try:
+        for info, (digest, problem, prepared) in zip(todo, results):
+            yield info, FileRead(digest, None, problem, info.rel, prepared)
+    finally:
+        results.close()
 
 
 def refresh_files(cfg: Config, paths: list[str]) -> int:

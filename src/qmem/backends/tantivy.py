@@ -7,7 +7,7 @@ the scopes a search names need no filter here. The code that knows Tantivy stays
 
 from __future__ import annotations
 
-from ..index import Writer, compile_query, open_reader, unit_query
+from ..index import Writer, compile_query, open_reader, stored_fields, unit_query
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -18,6 +18,7 @@ class TantivyWriter(Writer):
     """index.Writer plus the two things sync asks of any backend."""
 
     manifest_is_truth = True  # written after each commit: it is what the index holds
+    takes_prepared = True  # replace_prepared: sections a worker process made ready (`parallel`)
 
     def known_files(self, collection: str, files: dict[str, list]) -> dict[str, list]:
         return files  # the manifest is written after each commit: it is what the index holds
@@ -49,7 +50,7 @@ class TantivySearcher:
         limit = min(limit, searcher.num_docs)  # the top-k heap is sized by the limit
         if limit < 1:
             return []
-        return [(score, searcher.doc(address).to_dict())
+        return [(score, stored_fields(searcher.doc(address)))
                 for score, address in searcher.search(compiled, limit, count=False).hits]
 
     def weights(self, form: QueryForm, weigh) -> list[float]:  # noqa: ANN001 - search.unit_weights

@@ -26,7 +26,7 @@ import xxhash
 from ..config import Config
 from ..errors import BadInputError, IndexBusyError
 from ..fsutil import FileLock, atomic_write
-from ..index import body_hash, open_reader
+from ..index import body_hash, open_reader, stored_fields
 from ..layout import version_dir
 from ..search import Files
 from .models import Embedder
@@ -59,7 +59,7 @@ def indexed_sections(cfg: Config, collection: str) -> list[dict[str, object]]:
     searcher = index.searcher()
     query = tantivy.Query.term_query(index.schema, "collection", collection)
     total = searcher.num_docs
-    rows = [_row(searcher.doc(a).to_dict()) for _, a in searcher.search(query, max(total, 1)).hits] if total else []
+    rows = [_row(stored_fields(searcher.doc(a))) for _, a in searcher.search(query, max(total, 1)).hits] if total else []
     return sorted(rows, key=lambda r: (r["path"], r["line_start"]))
 
 
