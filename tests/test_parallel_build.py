@@ -73,6 +73,47 @@ def test_worker_processes_build_the_same_index_as_one_process(tmp_path, monkeypa
         assert expected
 
 
+@pytest.mark.parametrize("worker", ["/bin/false", "garbage"])
+def test_a_worker_that_dies_or_talks_nonsense_leaves_the_work_to_the_main_process(tmp_path, monkeypatch, worker):
+    root = str(tmp_path / "ws")
+    _write(root, 50)
+    one_cfg, one = _build(tmp_path, monkeypatch, "one", root, 0)
+    if worker == "garbage":  # a worker whose output is not the protocol
+        script = tmp_path / "fake_python"
+        script.write_text("#!/bin/sh\nhead -c 100000 /dev/urandom\ncat > /dev/null\n")
+        script.chmod(0o755)
+        worker = str(script)
+    monkeypatch.setattr(parallel.sys, "executable", worker)
+    many_cfg, many = _build(tmp_path, monkeypatch, "many", root, 2)
+    assert index_snapshot(many_cfg.data_dir) == index_snapshot(one_cfg.data_dir)
+    assert [c.sections for c in many.collections] == [c.sections for c in one.collections]
+
+
+def test_workers_are_not_multiprocessing_children_and_do_not_outlive_the_refresh(tmp_path, monkeypatch):
+    """A library caller's unguarded script must not be re-run by the workers (multiprocessing's
+    spawn and forkserver import the caller's main module in each worker)."""
+    root = str(tmp_path / "ws")
+    _write(root, 30)
+    script = tmp_path / "caller.py"
+    marker = tmp_path / "runs"
+    script.write_text(
+        "import os\n"
+        f"open({str(marker)!r}, 'a').write('run\\n')\n"
+        "from qmem import config, sync\n"
+        "cfg = config.load()\n"
+        f"config.add_collection(cfg, config.Collection('main', {root!r}, ['**/*.md']))\n"
+        "report = sync.refresh(cfg)\n"
+        "print(report.collections[0].sections)\n")
+    env = {**os.environ, "QMEM_WORKERS": "2"}
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert int(proc.stdout.strip()) > 60
+    assert marker.read_text() == "run\n"  # once: the workers never ran the caller's script
+
+
 def test_worker_refresh_of_touched_files_only_hashes_them(tmp_path, monkeypatch):
     root = str(tmp_path / "ws")
     paths = _write(root, 40)
