@@ -81,6 +81,8 @@ class Section:
 
 def parse_date(text: str) -> int:
     """The first valid YYYY-MM-DD in `text` as YYYYMMDD, or 0."""
+    if "-" not in text:
+        return 0
     from datetime import date as _date
 
     for match in _ISO_DATE.finditer(text):
@@ -95,13 +97,15 @@ def parse_date(text: str) -> int:
 
 def slugify(text: str) -> str:
     """GitHub's heading anchor: lowercase, punctuation dropped, spaces → hyphens, CJK kept."""
-    text = _MD_LINK.sub(r"\1", text.strip()).lower()
-    return _SLUG_DROP.sub("", text).replace(" ", "-")
+    text = text.strip()
+    if "[" in text:  # a link can only start at a bracket: most headings skip its regex
+        text = _MD_LINK.sub(r"\1", text)
+    return _SLUG_DROP.sub("", text.lower()).replace(" ", "-")
 
 
 def strip_tags(title: str) -> str:
     """The heading text without leading `[K]`/`[P1|expire:…]` style tags."""
-    match = _LEADING_TAGS.match(title)
+    match = _LEADING_TAGS.match(title) if title[:1] == "[" else None
     return title[match.end():].strip() if match else title
 
 
@@ -343,7 +347,7 @@ def _build(
     if head is not None:
         title = head.title
         body_start = start + 1
-        lead = _LEADING_TAGS.match(title)
+        lead = _LEADING_TAGS.match(title) if title[:1] == "[" else None
         if lead:
             tags.add(lead.group(1))
         date = parse_date(title[:10]) if title[:1].isdigit() else 0
@@ -354,16 +358,18 @@ def _build(
     if "[" in body:
         for run in set(_ENTRY_PREFIX_LINES.findall(body)):
             tags.add(run)
-    types = sorted(tags.types)
+    types = sorted(tags.types) if tags.types else []
+    priority, expires = tags.priority, tags.expires
+
+    if end - body_start <= WINDOW_LINES and len(body) < WINDOW_CHARS:
+        return [Section(level, title, anchor, path, start + 1, max(end, start + 1), body_start + 1,
+                        body, types, date, priority, expires)]
 
     def make(first: int, last: int, body_first: int, text: str) -> Section:
         return Section(
             level, title, anchor, path, first + 1, max(last, first + 1), body_first + 1,
-            text, types, date, tags.priority, tags.expires,
+            text, types, date, priority, expires,
         )
-
-    if end - body_start <= WINDOW_LINES and len(body) < WINDOW_CHARS:
-        return [make(start, end, body_start, body)]
     windows: list[Section] = []
     first = start
     cursor = body_start
