@@ -34,7 +34,7 @@ def test_side_by_side_table_renders_ratios():
             "steps": {"full build": {"qmem": [(10.0, 20.0)], "qmd": [(40.0, 45.0)]},
                       "no-op refresh": {"qmem": [(0.1, 0.2), (0.3, 0.2), (0.2, 0.2)], "qmd": [(1.0, 1.0)]}}}
     text = side_by_side.table(data, {"machine": "2 cores", "load": "1.0"})
-    assert "| full build | 10.000 s (20.000 s) | 40.000 s (45.000 s) | 0.25 |" in text
-    assert "| no-op refresh | 0.200 s (0.200 s) | 1.000 s (1.000 s) | 0.20 |" in text
+    assert "| full build | 10.000 s (20.000 s) | 40.000 s (45.000 s) | 0.250 | 0.444 |" in text
+    assert "| no-op refresh | 0.200 s (0.200 s) | 1.000 s (1.000 s) | 0.200 | 0.200 |" in text
     alone = side_by_side.table({**data, "steps": {"full build": {"qmem": [(10.0, 20.0)]}}}, {"machine": "m", "load": "1"})
     assert "| full build | 10.000 s (20.000 s) |" in alone and "qmd" not in alone.splitlines()[0]
