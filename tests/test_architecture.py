@@ -14,7 +14,7 @@ SRC = Path(__file__).resolve().parent.parent / "src" / "qmem"
 # Lower layers never import higher ones; a module may import any strictly lower layer.
 LAYERS: dict[str, float] = {
     "qmem.errors": -1,  # imports nothing: every layer may raise its errors
-    "qmem": 0, "qmem.conventions": 0, "qmem.fsutil": 0, "qmem.layout": 0.5, "qmem.backend_config": 0.5,
+    "qmem": 0, "qmem.conventions": 0, "qmem.jsontext": 0, "qmem.fsutil": 0, "qmem.layout": 0.5, "qmem.backend_config": 0.5,
     "qmem.token_classes": 0.9, "qmem.analysis": 1, "qmem.markdown": 1, "qmem.config": 1,
     "qmem.query": 2, "qmem.scan": 2, "qmem.reading": 2.5, "qmem.manifest": 2, "qmem.snippets": 2,
     "qmem.index": 3, "qmem.backends.base": 3.4, "qmem.backends.opensearch_client": 3.42,

@@ -8,6 +8,7 @@ from .conftest import ROOT
 
 sys.path.insert(0, str(ROOT / "bench"))
 
+import cold_search  # noqa: E402
 import quality  # noqa: E402
 import side_by_side  # noqa: E402
 import vector  # noqa: E402
@@ -38,3 +39,12 @@ def test_side_by_side_table_renders_ratios():
     assert "| no-op refresh | 0.200 s (0.200 s) | 1.000 s (1.000 s) | 0.200 | 0.200 |" in text
     alone = side_by_side.table({**data, "steps": {"full build": {"qmem": [(10.0, 20.0)]}}}, {"machine": "m", "load": "1"})
     assert "| full build | 10.000 s (20.000 s) |" in alone and "qmd" not in alone.splitlines()[0]
+
+
+def test_cold_search_table_renders():
+    row = {"instructions": 85_300_000, "wall_ms": 21.04, "cpu_ms": 20.0, "imports": ["qmem.search", "tantivy"]}
+    data = {"sections": 100005, "query": "deploy wallet", "runs": 20, "load": 0.5, "tools": ["after"],
+            "results": {"after": row, "python -c pass": {**row, "instructions": None, "imports": []}}}
+    text = cold_search.table(data)
+    assert "| after | 85.3M | 21.0 ms | 20.0 ms |" in text and "| python -c pass | - |" in text
+    assert "on 100,005 sections" in text and "after imports beyond `python -c pass`: qmem.search, tantivy" in text

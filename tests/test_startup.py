@@ -12,8 +12,9 @@ from .conftest import PYTHON, subprocess_env
 HEAVY = ["typer", "click", "rich", "tomllib", "tomlkit", "orjson", "dataclasses", "inspect", "typing",
          "pathlib", "shutil", "tempfile", "argparse", "difflib", "subprocess", "threading", "logging", "random",
          "hashlib", "unicodedata", "numpy", "jieba", "qmem.vector", "qmem.memory", "qmem.token_classes", "qmem.sync"]
-# What only indexing needs: a search reads the index, never Markdown structure or the file tree.
-INDEXING = ["qmem.markdown", "qmem.scan"]
+# What only indexing needs: a search reads the index, never Markdown structure, the file tree
+# or the manifests (it only asks whether a collection has one).
+INDEXING = ["qmem.markdown", "qmem.scan", "qmem.manifest", "array"]
 
 PROBE = """
 import json, sys
@@ -38,7 +39,7 @@ def indexed(cli, workspace):
     assert cli("collection", "create", "main", str(workspace)).code == 0
     from qmem import config
 
-    config.load()  # leaves the JSON config cache in place, as any earlier command does
+    config.load()  # leaves the config cache in place, as any earlier command does
 
 
 @pytest.mark.parametrize("args", [

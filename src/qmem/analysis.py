@@ -14,10 +14,13 @@ whitespace tokenizer reads back with the same positions. Tests compare the two t
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_right
 
 import tantivy
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
+if TYPE_CHECKING:
+    import re
 
 TOKENIZER_NAME = "qmem_v1"
 # The body field's analyzer: `index_terms` output split on spaces. A token this long is dropped
@@ -106,6 +109,8 @@ def _compile_word_finders() -> tuple[dict[int, str] | None, re.Pattern[str], re.
     `split` does the rest. `re` looks BMP classes up in a bitmap but tries astral ranges
     one by one for every character that misses it; most texts have no astral character."""
     global _word_finders
+    import re  # not at the top: a search never splits text with it (~25M instructions of imports)
+
     from .token_classes import RUN, SINGLE, ranges
 
     def char_class(table: str, bmp_only: bool) -> str:
@@ -174,6 +179,8 @@ def estimate_tokens(text: str) -> int:
     """
     global _cjk_runs
     if _cjk_runs is None:
+        import re
+
         chars = "".join(f"{chr(a)}-{chr(b)}" for a, b in _CJK_BLOCKS)
         _cjk_runs = re.compile(f"([{chars}]+)|([^{chars}]+)")
     cjk = other = 0

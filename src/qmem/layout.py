@@ -16,16 +16,13 @@ shared by several configs, so it is only ever read (`adopt`), never removed.
 
 from __future__ import annotations
 
-import json
 import os
-import re
 import time
 
 SCHEMA_VERSION = 3  # 2: the body field is indexed as analysis.index_terms; 3: heading too, one stored meta
 CONFIGS = "configs"
 OWNER = "owner.json"
-_SLUG_BAD = re.compile(r"[^A-Za-z0-9._-]+")
-_VERSION = re.compile(r"^v\d+$")
+_SLUG_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-")
 
 
 def config_data_dir(data_root: str, config_file: str) -> str:
@@ -36,9 +33,31 @@ def config_data_dir(data_root: str, config_file: str) -> str:
     import xxhash
 
     real = os.path.realpath(config_file)
-    slug = _SLUG_BAD.sub("_", os.path.basename(os.path.dirname(real)))[:40].strip("._-") or "config"
+    slug = slug_of(os.path.basename(os.path.dirname(real)))[:40].strip("._-") or "config"
     digest = xxhash.xxh3_64_hexdigest(os.fsencode(real))
     return os.path.join(data_root, CONFIGS, f"{slug}-{digest}")
+
+
+def slug_of(name: str) -> str:
+    """`name` with each run of characters other than ASCII letters, digits, '.', '_' and '-'
+    replaced by one '_' (what `re.sub(r"[^A-Za-z0-9._-]+", "_", name)` gives, without `re`:
+    this runs on every search)."""
+    out: list[str] = []
+    in_run = False
+    for ch in name:
+        if ch in _SLUG_CHARS:
+            out.append(ch)
+            in_run = False
+        elif not in_run:
+            out.append("_")
+            in_run = True
+    return "".join(out)
+
+
+def _is_version(name: str) -> bool:
+    import re
+
+    return re.match(r"^v\d+$", name) is not None
 
 
 def version_dir(data_dir: str) -> str:
@@ -53,6 +72,12 @@ def manifest_dir(data_dir: str) -> str:
     return os.path.join(version_dir(data_dir), "manifests")
 
 
+def manifest_path(data_dir: str, collection: str) -> str:
+    """A collection's manifest (`manifest.py` reads and writes it; a search only asks whether
+    it exists, without importing that module)."""
+    return os.path.join(manifest_dir(data_dir), f"{collection}.manifest")
+
+
 def lock_path(data_dir: str) -> str:
     return os.path.join(version_dir(data_dir), "write.lock")
 
@@ -65,7 +90,7 @@ def stale_versions(data_dir: str) -> list[str]:
     except OSError:
         return []
     current = f"v{SCHEMA_VERSION}"
-    return sorted(n for n in names if _VERSION.match(n) and n != current)
+    return sorted(n for n in names if _is_version(n) and n != current)
 
 
 def dir_size(path: str) -> int:
@@ -84,6 +109,8 @@ def dir_size(path: str) -> int:
 
 def claim(data_dir: str, config_file: str) -> None:
     """Record which config owns `data_dir` (once; the first writer writes it)."""
+    import json
+
     from .fsutil import atomic_write
 
     owner = os.path.join(data_dir, OWNER)
@@ -95,6 +122,8 @@ def claim(data_dir: str, config_file: str) -> None:
 
 def owner_of(data_dir: str) -> str | None:
     """The config file recorded in a data folder, or None when unrecorded or unreadable."""
+    import json
+
     try:
         with open(os.path.join(data_dir, OWNER), "rb") as handle:
             config = json.loads(handle.read()).get("config")
@@ -159,7 +188,7 @@ def legacy_versions(data_root: str) -> list[str]:
         names = os.listdir(data_root)
     except OSError:
         return []
-    return sorted(n for n in names if _VERSION.match(n) and os.path.isdir(os.path.join(data_root, n)))
+    return sorted(n for n in names if _is_version(n) and os.path.isdir(os.path.join(data_root, n)))
 
 
 def adopt(legacy_version_dir: str, data_dir: str, whole_index: bool, vector_collections: list[str]) -> list[str]:

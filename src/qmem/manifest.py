@@ -14,7 +14,7 @@ import os
 from array import array
 
 from .fsutil import atomic_write
-from .layout import manifest_dir
+from .layout import manifest_dir, manifest_path
 
 MANIFEST_VERSION = 2  # 2: columns in a marshal file (v1: one JSON object per file)
 _SEP = "\0"  # never in a path or a hex digest
@@ -73,10 +73,6 @@ class _Columns:
 
     def digests(self) -> list[str]:
         return self._digests.split(_SEP) if self.paths else []
-
-
-def manifest_path(data_dir: str, collection: str) -> str:
-    return os.path.join(manifest_dir(data_dir), f"{collection}.manifest")
 
 
 def _stamp_path(data_dir: str, collection: str) -> str:

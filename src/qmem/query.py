@@ -13,8 +13,6 @@ The form is compiled to Tantivy in `index.compile_query`, to anything else elsew
 
 from __future__ import annotations
 
-import re
-
 from . import analysis
 
 WHOLE_RUN_BOOST = 2.0
@@ -31,8 +29,6 @@ QUESTION_CHARS = "什么哪谁几吗呢吧呀啊嘛"
 QUESTION_CJK_WORDS = ("怎样", "多少", "来着", "如何", "为何", "是否", "是不是", "有没有", "请问", "告诉")
 # Long pasted text would otherwise become thousands of clauses.
 MAX_UNITS = 256
-
-_QUOTED = re.compile(r'(?:(?<=\s)|^)(-?)"([^"]*)"')
 
 
 class Unit:
@@ -144,19 +140,43 @@ def _dedupe(units: list[Unit]) -> list[Unit]:
     return list(seen.values())[:MAX_UNITS]
 
 
+def quoted(text: str) -> list[tuple[int, int, bool, str]]:
+    """The `"phrase"` and `-"phrase"` spans of `text` that start it or follow whitespace, as
+    (start, end, negated, phrase): what `re.finditer(r'(?:(?<=\\s)|^)(-?)"([^"]*)"', text)`
+    finds, without importing `re` on the search path (tests/test_lean_parsers.py compares them)."""
+    found: list[tuple[int, int, bool, str]] = []
+    pos = 0
+    while True:
+        q = text.find('"', pos)
+        if q < 0:
+            return found
+        if q - 1 >= pos and text[q - 1] == "-" and (q == 1 or text[q - 2].isspace()):
+            start = q - 1
+        elif q == 0 or text[q - 1].isspace():
+            start = q
+        else:
+            pos = q + 1  # this quote opens nothing; a later one may
+            continue
+        close = text.find('"', q + 1)
+        if close < 0:
+            return found  # no quote after this one: nothing later can match either
+        found.append((start, close + 1, start < q, text[q + 1:close]))
+        pos = close + 1
+
+
 def parse(text: str) -> QueryForm:
     """Build the form for `text`; never raises on any string."""
     form = QueryForm()
     text = "".join(ch if ch.isprintable() or ch in "\t\n" else " " for ch in text)
     rest: list[str] = []
     pos = 0
-    for match in _QUOTED.finditer(text):
-        rest.append(text[pos:match.start()])
-        pos = match.end()
-        toks = phrase_tokens(match.group(2))
+    for start, end, negated, phrase in quoted(text):
+        rest.append(text[pos:start])
+        pos = end
+        toks = phrase_tokens(phrase)
         if not toks:
             continue
-        if match.group(1):
+        if negated:
             form.must_not.append(toks)
         else:
             form.must.append(Unit(toks))

@@ -5,8 +5,6 @@ Colour is decided by the caller (a TTY and no NO_COLOR); the library never looks
 
 from __future__ import annotations
 
-import json
-
 from .conventions import human_size as _size
 from .conventions import plural
 
@@ -35,7 +33,9 @@ _MARK = "\x1b[1;31m"
 
 
 def to_json(value: object) -> str:
-    return json.dumps(value, ensure_ascii=False, indent=2)
+    from .jsontext import dumps  # json.dumps(value, ensure_ascii=False, indent=2) without `json` and `re`
+
+    return dumps(value)
 
 
 def _paint(text: str, style: str, color: bool) -> str:

@@ -270,7 +270,7 @@ def copies(cfg: Config, names: list[str] | None = None) -> int:
 def never_indexed(cfg: Config, names: list[str] | None = None) -> list[str]:
     """The selected collections that no refresh has indexed yet (created with --no-index, or
     added to the config by hand): a search finds nothing in them and should say so."""
-    from .manifest import manifest_path
+    from .layout import manifest_path
 
     return [c.name for c in cfg.select(names) if not os.path.exists(manifest_path(cfg.data_dir, c.name))]
 

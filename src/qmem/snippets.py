@@ -13,7 +13,6 @@ line (`Snippet.best`) is the best-matching line. An overlong line keeps its lead
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_right
 
 from . import analysis
@@ -30,9 +29,13 @@ SECOND_SHARE = 0.45
 GAP = "…"
 _K1 = 1.2
 _B = 0.5
-_ENTRY_START = re.compile(r"^\s{0,3}(?:[-*+]|\d{1,3}[.)])\s")
-_SPEAKER = re.compile(r"^[^\s:：]{1,24}[:：]\s")
-_LEAD = re.compile(r"^\s*(?:(?:[-*+]|\d{1,3}[.)])\s+)?(?:\[[^\]\n]{1,40}\]\s*)*(?:[^\s:：]{1,24}[:：]\s*)?")
+# Entries and line leads are found by hand, not with `re` (~25M instructions of imports, a
+# quarter of a cold search). The regular expressions they stand for, which
+# tests/test_lean_parsers.py compares them with (`\s` is str.isspace, `\d` str.isdecimal):
+ENTRY_START = r"^\s{0,3}(?:[-*+]|\d{1,3}[.)])\s"  # a list item: `- `, `* `, `1. `, `12) `
+SPEAKER = r"^[^\s:：]{1,24}[:：]\s"  # a message line: `user: `, `助手：`
+LEAD = r"^\s*(?:(?:[-*+]|\d{1,3}[.)])\s+)?(?:\[[^\]\n]{1,40}\]\s*)*(?:[^\s:：]{1,24}[:：]\s*)?"
+_COLONS = ":："
 
 
 class Snippet:
@@ -160,7 +163,64 @@ def _touches(chosen: set[int], row: int, lines: list[str]) -> bool:
 
 def _starts_entry(line: str) -> bool:
     """A list item or a `speaker: …` message line starts an entry of its own."""
-    return _ENTRY_START.match(line) is not None or _SPEAKER.match(line) is not None
+    return _entry_start(line) or _speaker_end(line, 0, True) >= 0
+
+
+def _spaces(line: str, i: int, most: int = -1) -> int:
+    """The index after the whitespace at `i` (at most `most` characters of it when given)."""
+    n = len(line) if most < 0 else min(len(line), i + most)
+    while i < n and line[i].isspace():
+        i += 1
+    return i
+
+
+def _marker_end(line: str, i: int) -> int:
+    """The end of a list marker at `i` (`-`, `*`, `+`, one to three digits and `.` or `)`), or -1."""
+    if i < len(line) and line[i] in "-*+":
+        return i + 1
+    j = i
+    while j < len(line) and j - i < 4 and line[j].isdecimal():
+        j += 1
+    return j + 1 if 1 <= j - i <= 3 and j < len(line) and line[j] in ".)" else -1
+
+
+def _entry_start(line: str) -> bool:
+    """`ENTRY_START` matches `line`."""
+    i = _spaces(line, 0, 4)
+    if i > 3:
+        return False
+    end = _marker_end(line, i)
+    return 0 <= end < len(line) and line[end].isspace()
+
+
+def _speaker_end(line: str, i: int, need_space: bool) -> int:
+    """The end of `name:` at `i` (1-24 characters, neither whitespace nor a colon, then `:` or
+    `：`), followed by whitespace when `need_space`; -1 when there is none."""
+    k = i
+    while k < len(line) and k - i <= 24 and not line[k].isspace() and line[k] not in _COLONS:
+        k += 1
+    if not (1 <= k - i <= 24 and k < len(line) and line[k] in _COLONS):
+        return -1
+    if need_space and not (k + 1 < len(line) and line[k + 1].isspace()):
+        return -1
+    return k + 1
+
+
+def _lead_end(line: str) -> int:
+    """Where the match of `LEAD` ends: indentation, a list marker, `[tags]`, a `speaker:`."""
+    i = _spaces(line, 0)
+    end = _marker_end(line, i)
+    if 0 <= end < len(line) and line[end].isspace():
+        i = _spaces(line, end)
+    while i < len(line) and line[i] == "[":
+        j = i + 1
+        while j < len(line) and j - i <= 41 and line[j] not in "]\n":
+            j += 1
+        if not (2 <= j - i <= 41 and j < len(line) and line[j] == "]"):
+            break
+        i = _spaces(line, j + 1)
+    end = _speaker_end(line, i, False)
+    return _spaces(line, end) if end >= 0 else i
 
 
 def _mark(body: str, lines: list[str], units: list[tuple[str, ...]]
@@ -254,8 +314,8 @@ def _clip(line: str, marks: list[tuple[int, int, int]], weights: list[float] | N
     spans = _merge([(s, e) for s, e, _ in marks])
     if len(line) <= limit:
         return line, spans
-    lead = _LEAD.match(line)
-    lead_end = lead.end() if lead and lead.end() <= limit // 4 else 0
+    lead_end = _lead_end(line)
+    lead_end = lead_end if lead_end <= limit // 4 else 0
     room = limit - lead_end - 1
 
     def weight(mark: tuple[int, int, int]) -> float:

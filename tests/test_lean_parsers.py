@@ -1,0 +1,61 @@
+"""The search path parses without `re` (tests/test_startup.py keeps `re` out of it); each
+hand-written parser finds exactly what the regular expression it stands for finds."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from qmem import layout, query, snippets
+
+# whitespace of several kinds (`\s` is str.isspace), decimal digits of two scripts and a digit
+# that is not decimal (`\d` is str.isdecimal), the characters the patterns look for, CJK
+PIECES = [" ", "\t", "\u3000", "\x1c", "\xa0", "-", "*", "+", "1", "23", "\u0663", "\xb2", ".", ")", "[", "]",
+          ":", "：", '"', "a", "bc", "私钥", "\n", "_", "/", "x" * 24, "t" * 40, "é"]
+lines = st.lists(st.sampled_from(PIECES), max_size=14).map("".join)
+SLOW = settings(max_examples=300, deadline=None)
+
+
+def quoted_by_regex(text: str) -> list[tuple[int, int, bool, str]]:
+    return [(m.start(), m.end(), bool(m.group(1)), m.group(2))
+            for m in re.finditer(r'(?:(?<=\s)|^)(-?)"([^"]*)"', text)]
+
+
+@SLOW
+@given(lines)
+@example('"a b" -"c" x"d" -e "f')
+@example('-"a"-"b" \u3000"c"')
+def test_quoted_phrases(text):
+    assert query.quoted(text) == quoted_by_regex(text)
+
+
+@SLOW
+@given(lines)
+def test_entry_start(line):
+    expected = bool(re.match(snippets.ENTRY_START, line) or re.match(snippets.SPEAKER, line))
+    assert snippets._starts_entry(line) == expected
+
+
+@SLOW
+@given(lines)
+def test_line_lead(line):
+    assert snippets._lead_end(line) == re.match(snippets.LEAD, line).end()
+
+
+@pytest.mark.parametrize("line", [
+    *(f"{' ' * k}- item" for k in range(6)), "123. x", "1234. x", "12) x", "\u0663. x", "\xb2. x", "-x", "1.x",
+    *("n" * k + ": said" for k in (1, 23, 24, 25, 26)), "名字：你好", "a:b",
+    *("- [" + "t" * k + "] [P1] bob: hi" for k in (0, 1, 39, 40, 41)), "  3) [K][x]\tuser：  text", "[a]b: c",
+])
+def test_boundaries(line):
+    assert snippets._starts_entry(line) == bool(re.match(snippets.ENTRY_START, line) or re.match(snippets.SPEAKER, line))
+    assert snippets._lead_end(line) == re.match(snippets.LEAD, line).end()
+
+
+@SLOW
+@given(st.text(max_size=30) | lines)
+def test_slug(name):
+    assert layout.slug_of(name) == re.sub(r"[^A-Za-z0-9._-]+", "_", name)
