@@ -22,7 +22,7 @@ values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=4) | st.tu
                       | st.dictionaries(keys, inner, max_size=4), max_leaves=20)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(values)
 def test_same_text_as_json(value):
     assert jsontext.dumps(value) == expected(value)

@@ -59,20 +59,9 @@ def _scalar(value: object) -> str:
 
 
 def _key(key: object) -> str:
-    """A dict key as `json` writes it: strings as they are, numbers, true/false/null as text."""
-    if isinstance(key, str):
-        return _quote(key)
-    if isinstance(key, float):
-        return _quote(_float(key))
-    if key is True:
-        return '"true"'
-    if key is False:
-        return '"false"'
-    if key is None:
-        return '"null"'
-    if isinstance(key, int):
-        return _quote(int.__repr__(key))
-    raise _Refused
+    """A dict key as `json` writes it: a string as it is, a number, true, false or null as text
+    (json tests float before int; no type is both, so `_scalar`'s order gives the same)."""
+    return _quote(key) if isinstance(key, str) else _quote(_scalar(key))
 
 
 def _encode(value: object, newline: str, out: list[str]) -> None:
