@@ -2,36 +2,39 @@
 
 from __future__ import annotations
 
-import json
+import ast
 import subprocess
 
 import pytest
 
-from .conftest import PYTHON, subprocess_env
+from .conftest import PYTHON, ROOT, subprocess_env
 
 HEAVY = ["typer", "click", "rich", "tomllib", "tomlkit", "orjson", "dataclasses", "inspect", "typing",
          "pathlib", "shutil", "tempfile", "argparse", "difflib", "subprocess", "threading", "logging", "random",
          "hashlib", "unicodedata", "numpy", "jieba", "qmem.vector", "qmem.memory", "qmem.token_classes", "qmem.sync"]
+# What a plain search (no date in its words) does without: `re` with `enum`, `functools` and
+# `collections` (~25M instructions of imports), `json` (~6M more); `datetime` is the C module.
+SEARCH_SPARES = ["re", "json", "enum", "functools", "collections"]
 # What only indexing needs: a search reads the index, never Markdown structure, the file tree
 # or the manifests (it only asks whether a collection has one).
 INDEXING = ["qmem.markdown", "qmem.scan", "qmem.manifest", "array"]
 
 PROBE = """
-import json, sys
+import sys
 from qmem.__main__ import main
 try:
-    main(json.loads(sys.argv[1]))  # an explicit argv: main() returns instead of os._exit()
+    main(sys.argv[1:])  # an explicit argv: main() returns instead of os._exit()
 except SystemExit:
     pass
-sys.stderr.write("\\nLOADED=" + json.dumps(sorted(m for m in HEAVY if m in sys.modules)))
-""".replace("HEAVY", json.dumps(HEAVY + INDEXING))
+sys.stderr.write("\\nLOADED=" + repr(sorted(m for m in HEAVY if m in sys.modules)))
+""".replace("HEAVY", repr(HEAVY + INDEXING + SEARCH_SPARES))  # the probe itself imports nothing (json would bring re)
 
 
 def loaded(args: list[str]) -> list[str]:
-    proc = subprocess.run([PYTHON, "-c", PROBE, json.dumps(args)], capture_output=True, text=True, env=subprocess_env())
+    proc = subprocess.run([PYTHON, "-c", PROBE, *args], capture_output=True, text=True, env=subprocess_env())
     marker = proc.stderr.rsplit("LOADED=", 1)
     assert len(marker) == 2, proc.stderr
-    return json.loads(marker[1])
+    return ast.literal_eval(marker[1])
 
 
 @pytest.fixture
@@ -52,7 +55,33 @@ def indexed(cli, workspace):
 ])
 def test_agent_commands_stay_lean(indexed, args):
     allowed = INDEXING if args[0] == "get" else []  # `get` finds a heading's span in the file
+    allowed += SEARCH_SPARES if args[0] == "get" or "--since" in args else []  # Markdown, dates: `re`
     assert [m for m in loaded(args) if m not in allowed] == []
+
+
+@pytest.mark.parametrize("args", [
+    ["search", "私钥", "-n", "10", "--json"],
+    ["search", "rsync", "--files"],
+    ["search", "backup cron", "--md"],
+    ["search", '"large copies" -wallet rsync', "-n", "3"],
+])
+def test_a_plain_search_imports_no_re_or_json(indexed, args):
+    assert [m for m in loaded(args) if m in SEARCH_SPARES] == []
+
+
+def test_the_qmem_command_is_a_plain_script(indexed):
+    """pip's wrapper for a `[project.scripts]` entry point imports `re` before qmem runs, so
+    `qmem` is scripts/qmem (pip points its `#!python` at the environment's interpreter)."""
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert "qmem" not in project["project"]["scripts"]
+    assert project["tool"]["setuptools"]["script-files"] == ["scripts/qmem"]
+    proc = subprocess.run([PYTHON, "-X", "importtime", str(ROOT / "scripts" / "qmem"), "search", "rsync", "--json"],
+                          capture_output=True, text=True, env=subprocess_env())
+    assert proc.returncode == 0 and '"path": "MEMORY.md"' in proc.stdout
+    imported = {line.rsplit("|", 1)[1].strip() for line in proc.stderr.splitlines() if line.startswith("import time:")}
+    assert "qmem.search" in imported and not imported & set(SEARCH_SPARES)
 
 
 def test_help_uses_typer_but_not_the_engine(indexed):
@@ -62,4 +91,4 @@ def test_help_uses_typer_but_not_the_engine(indexed):
 
 def test_a_timer_refresh_skips_typer(indexed):
     """`qmem index -q` runs every minute from cron: the fast path, no Typer, no vector tier."""
-    assert [m for m in loaded(["index", "-q"]) if m not in INDEXING + ["qmem.sync"]] == []
+    assert [m for m in loaded(["index", "-q"]) if m not in INDEXING + SEARCH_SPARES + ["qmem.sync"]] == []
