@@ -3,8 +3,9 @@
     python bench/cold_search.py [--sections 100000] [--runs 20] [--dir /tmp/qmem-cold]
                                 [--qmem after=.venv/bin/qmem --qmem before=/other/venv/bin/qmem]
 
-Builds the synthetic corpus (bench/corpus.py) and its index once under --dir (kept for the next
-run), then for each `qmem` command given (default: the one beside this Python):
+Builds the synthetic corpus (bench/corpus.py) once under --dir and, for each `qmem` command
+given (default: the one beside this Python), a config and index of its own (kept for the next
+run); then for each command:
   - instructions of one search counted by callgrind (`valgrind` on PATH; they do not depend
     on the machine's load), beside `python -c pass`;
   - wall and CPU (user+sys) milliseconds, medians of --runs runs, all commands and
@@ -33,23 +34,27 @@ from common import write_results  # noqa: E402
 QUERY = "deploy wallet"  # bench/engine.py's cold query: two of the corpus's commonest words
 
 
-def environment(folder: str) -> dict[str, str]:
+def environment(folder: str, label: str) -> dict[str, str]:
+    """Each tool its own config and data folder: two versions may keep different index schemas."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    env["QMEM_CONFIG"] = os.path.join(folder, "collections.toml")
-    env["QMEM_DATA"] = os.path.join(folder, "data")
+    env["QMEM_CONFIG"] = os.path.join(folder, label, "collections.toml")
+    env["QMEM_DATA"] = os.path.join(folder, label, "data")
     return env
 
 
-def prepare(folder: str, sections: int, qmem: str, env: dict[str, str]) -> None:
-    """Corpus, config and index under `folder`, unless an earlier run left them there."""
-    done = os.path.join(folder, f"ready-{sections}")
+def prepare(folder: str, sections: int, label: str, qmem: str, env: dict[str, str]) -> None:
+    """The corpus under `folder`, a config and index for `label`, unless an earlier run left them."""
+    corpus = os.path.join(folder, f"ws-{sections}")
+    if not os.path.exists(corpus + ".done"):
+        shutil.rmtree(corpus, ignore_errors=True)
+        subprocess.run([sys.executable, os.path.join(HERE, "corpus.py"), corpus, "--sections", str(sections)],
+                       check=True, stdout=subprocess.DEVNULL)
+        open(corpus + ".done", "w").close()
+    done = os.path.join(folder, label, f"ready-{sections}-{os.path.realpath(qmem).replace('/', '_')}")
     if os.path.exists(done):
         return
-    shutil.rmtree(folder, ignore_errors=True)
-    subprocess.run([sys.executable, os.path.join(HERE, "corpus.py"), os.path.join(folder, "ws"),
-                    "--sections", str(sections)], check=True, stdout=subprocess.DEVNULL)
-    subprocess.run([qmem, "collection", "create", "c", os.path.join(folder, "ws")], env=env, check=True,
-                   stdout=subprocess.DEVNULL)
+    shutil.rmtree(os.path.join(folder, label), ignore_errors=True)
+    subprocess.run([qmem, "collection", "create", "c", corpus], env=env, check=True, stdout=subprocess.DEVNULL)
     open(done, "w").close()
 
 
@@ -107,23 +112,24 @@ def main() -> None:
     args = parser.parse_args()
     tools = dict(item.split("=", 1) for item in args.qmem) or {
         "qmem": os.path.join(os.path.dirname(sys.executable), "qmem")}
-    env = environment(args.dir)
-    prepare(args.dir, args.sections, next(iter(tools.values())), env)
-    for script in tools.values():
-        compile_sources(python_of(script), env)
-        subprocess.run([script, "search", args.query, "-n", "10", "--json"], env=env, check=True,
+    envs = {label: environment(args.dir, label) for label in tools}
+    for label, script in tools.items():
+        prepare(args.dir, args.sections, label, script, envs[label])
+        compile_sources(python_of(script), envs[label])
+        subprocess.run([script, "search", args.query, "-n", "10", "--json"], env=envs[label], check=True,
                        stdout=subprocess.DEVNULL)  # the config cache, the page cache
     commands = {label: [script, "search", args.query, "-n", "10", "--json"] for label, script in tools.items()}
     commands["python -c pass"] = [sys.executable, "-c", "pass"]
+    envs["python -c pass"] = environment(args.dir, "python")
     result: dict[str, dict[str, object]] = {}
     for label, cmd in commands.items():
         python = python_of(cmd[0]) if label in tools else sys.executable
-        result[label] = {"instructions": instructions(cmd, env),
-                         "imports": imported(cmd, python, env) if label in tools else []}
+        result[label] = {"instructions": instructions(cmd, envs[label]),
+                         "imports": imported(cmd, python, envs[label]) if label in tools else []}
     samples: dict[str, list[tuple[float, float]]] = {label: [] for label in commands}
     for _ in range(args.runs):
         for label, cmd in commands.items():
-            samples[label].append(timed(cmd, env))
+            samples[label].append(timed(cmd, envs[label]))
     for label, rows in samples.items():
         result[label]["wall_ms"] = statistics.median(w for w, _ in rows) * 1000
         result[label]["cpu_ms"] = statistics.median(c for _, c in rows) * 1000
