@@ -40,11 +40,18 @@ def main() -> None:
     parser.add_argument("--with-vector", action="store_true", help="also bench/vector.py (needs qmem[vector]; slow)")
     parser.add_argument("--side-by-side", type=int, metavar="FILES", default=0,
                         help="also bench/side_by_side.py on FILES files (20000 for the issue-15 corpus; qmd if on PATH)")
+    parser.add_argument("--steps", default="engine,bm25s,quality,pytest",
+                        help="which of engine,bm25s,quality,pytest to run (the others' last results are reused)")
     args = parser.parse_args()
-    step(os.path.join(HERE, "engine.py"), "--sizes", args.sizes, "--out", RESULTS)
-    step(os.path.join(HERE, "compare_bm25s.py"), "--sections", str(args.bm25s_sections), "--out", RESULTS)
-    step(os.path.join(HERE, "quality.py"), "--data", args.data, "--out", RESULTS)
-    step("-m", "pytest", "-q", HERE, "--benchmark-json", os.path.join(RESULTS, "pytest-benchmark.json"))
+    steps = set(args.steps.split(","))
+    if "engine" in steps:
+        step(os.path.join(HERE, "engine.py"), "--sizes", args.sizes, "--out", RESULTS)
+    if "bm25s" in steps:
+        step(os.path.join(HERE, "compare_bm25s.py"), "--sections", str(args.bm25s_sections), "--out", RESULTS)
+    if "quality" in steps:
+        step(os.path.join(HERE, "quality.py"), "--data", args.data, "--out", RESULTS)
+    if "pytest" in steps:
+        step("-m", "pytest", "-q", HERE, "--benchmark-json", os.path.join(RESULTS, "pytest-benchmark.json"))
     if args.with_vector:
         step(os.path.join(HERE, "vector.py"), "--data", args.data, "--out", RESULTS)
     if args.side_by_side:
@@ -59,7 +66,7 @@ def main() -> None:
         read("quality.md"),
     ] + (["The optional vector tier (`bench/vector.py`):", read("vector.md")]
          if os.path.exists(os.path.join(RESULTS, "vector.md")) else [])
-      + (["Step by step beside qmd, CPU seconds (`bench/side_by_side.py`):", read("side_by_side.md")]
+      + (["Step by step beside qmd (`bench/side_by_side.py`):", read("side_by_side.md")]
          if os.path.exists(os.path.join(RESULTS, "side_by_side.md")) else [])) + "\n"
     with open(os.path.join(RESULTS, "summary.md"), "w", encoding="utf-8") as handle:
         handle.write(summary)
