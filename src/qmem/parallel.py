@@ -48,6 +48,8 @@ _MAX_FRAME = 1 << 30
 def worker_count(files: list[FileInfo]) -> int:
     """How many worker processes a refresh of `files` should use: 0 means do it in-process.
     `QMEM_WORKERS` overrides (0 turns workers off)."""
+    if not sys.executable:  # an embedded interpreter: no Python to start workers with
+        return 0
     wanted = os.environ.get("QMEM_WORKERS", "").strip()
     if wanted.isdigit():
         return min(int(wanted), 32)
