@@ -183,3 +183,57 @@ def test_a_schema_change_rebuilds_the_index_but_keeps_the_vectors(cfg):
     assert report.rebuilt_from == [f"v{SCHEMA_VERSION - 1}"] and not os.path.exists(old)
     with open(os.path.join(version_dir(cfg.data_dir), "vectors", "main", "rows.bin"), "rb") as handle:
         assert handle.read() == b"embedded"
+
+
+KILLED_MID_BUILD = """
+import os, signal
+from qmem import config, index, sync
+calls = {"n": 0}
+real = index.Writer.add_prepared
+def add(self, *a, **k):
+    calls["n"] += 1
+    if calls["n"] == 25:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return real(self, *a, **k)
+index.Writer.add_prepared = add
+sync.refresh(config.load())
+"""
+
+
+def _workers_alive() -> list[str]:
+    alive = []
+    for pid in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as handle:
+                cmd = handle.read().replace(b"\0", b" ")
+        except OSError:
+            continue
+        if b"-m qmem.parallel" in cmd:
+            alive.append(pid)
+    return alive
+
+
+def test_kill_9_mid_parallel_build_leaves_no_workers_and_the_next_refresh_converges(tmp_path, monkeypatch):
+    import subprocess
+    import sys
+
+    from .conftest import subprocess_env
+
+    root = str(tmp_path / "ws")
+    _write(root, 60)
+    cfg, _ = _build(tmp_path, monkeypatch, "c", root, 2)  # built once, then rebuilt by the killed run
+    before_workers = set(_workers_alive())
+    env = {**subprocess_env(), "QMEM_WORKERS": "2", "QMEM_CONFIG": os.environ["QMEM_CONFIG"],
+           "QMEM_DATA": os.environ["QMEM_DATA"]}
+    for path in _write(root, 60):  # every file changed again: the killed refresh replaces them all
+        with open(path, "a", encoding="utf-8") as handle:
+            handle.write("\n- [K] rewritten by the killed refresh\n")
+    proc = subprocess.run([sys.executable, "-c", KILLED_MID_BUILD], env=env, capture_output=True, timeout=120)
+    assert proc.returncode == -9, proc.stderr
+    deadline = time.monotonic() + 10
+    while set(_workers_alive()) - before_workers and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert set(_workers_alive()) - before_workers == set()
+    sync.refresh(cfg)
+    fresh_cfg, _ = _build(tmp_path, monkeypatch, "fresh", root, 0)
+    assert index_snapshot(cfg.data_dir) == index_snapshot(fresh_cfg.data_dir)
