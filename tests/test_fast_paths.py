@@ -75,6 +75,19 @@ def _workspace(root, files: int) -> list[str]:
     return paths
 
 
+def _indexed(tmp_path, files: int) -> tuple[list[str], config.Config, float]:
+    """A workspace of `files` files last modified an hour ago, indexed: (paths, config, that time)."""
+    root = tmp_path / "ws"
+    past = time.time() - 3600
+    paths = _workspace(str(root), files)
+    for path in paths:
+        os.utime(path, (past, past))
+    cfg = config.load()
+    config.add_collection(cfg, config.Collection("main", str(root)))
+    sync.refresh(cfg)
+    return paths, cfg, past
+
+
 def test_touched_but_unchanged_files_are_hashed_not_parsed_or_reindexed(tmp_path, monkeypatch):
     """A `git checkout`, a restore or an `rsync` without -t moves every mtime: each file then
     costs a read and a hash, nothing more, and the next refresh does not even read it."""
@@ -154,3 +167,100 @@ def test_a_no_op_refresh_compares_columns_and_builds_no_per_file_entries(tmp_pat
     assert (c.files, c.unchanged, c.sections, built, report.committed) == (6, 6, 12, [], False)
     os.utime(root / "memory" / "topics" / "t0.md", (past + 5, past + 5))
     assert sync.refresh(cfg).collections[0].unchanged == 6 and built == [1]  # a touch: per-file diff
+
+
+def test_after_a_change_the_next_no_op_refresh_compares_columns_again(tmp_path, monkeypatch):
+    """The manifest is kept in path order whatever changed, so the refresh after a change
+    is again a column comparison, not a per-file diff."""
+    from qmem import manifest
+
+    paths, cfg, past = _indexed(tmp_path, 6)
+    with open(paths[0], "a", encoding="utf-8") as handle:  # a refresh handles it after the unchanged ones
+        handle.write("- [K] more\n")
+    os.utime(paths[0], (past + 5, past + 5))
+    assert sync.refresh(cfg).collections[0].changed == 1
+    built = []
+    real = manifest._Columns.digests
+    monkeypatch.setattr(manifest._Columns, "digests", lambda self: built.append(1) or real(self))
+    report = sync.refresh(cfg)
+    assert (report.collections[0].unchanged, built, report.committed) == (6, [], False)
+
+
+def test_manifest_keeps_the_rules_its_paths_passed(tmp_path):
+    """The manifest records the (patterns, excludes) its paths were found with; its paths are
+    known (no glob match, no name check) only to a scan of the same root with the same rules.
+    A manifest without rules (older) or with junk there reads with rules unknown."""
+    import marshal
+
+    from qmem import manifest
+
+    data_dir = str(tmp_path / "data")
+    rules = manifest.rules_of(["memory/**/*.md"], ["memory/archive/**"])
+    files = {"memory/a.md": [1, 2, "00ff00ff00ff00ff", 1], "memory/b.md": [3, 4, "0123456789abcdef", 2]}
+    manifest.save(data_dir, manifest.Manifest("main", "/ws", 1.0, dict(files), rules))
+    stored = manifest.load(data_dir, "main")
+    assert stored.rules == rules and stored.known_paths("/ws", rules) == ["memory/a.md", "memory/b.md"]
+    assert stored.known_paths("/ws", manifest.rules_of(["memory/**/*.md"], [])) == []
+    assert stored.known_paths("/elsewhere", rules) == []
+    path = manifest.manifest_path(data_dir, "main")
+    raw = marshal.loads(open(path, "rb").read())
+    for junk in (None, ["memory/**/*.md"], (("a",), ("b", 3)), ("x", "y")):
+        if junk is None:
+            raw.pop("rules")
+        else:
+            raw["rules"] = junk
+        with open(path, "wb") as handle:
+            handle.write(marshal.dumps(raw))
+        stored = manifest.load(data_dir, "main")
+        assert stored.rules is None and stored.known_paths("/ws", rules) == [] and stored.files == files
+
+
+def test_known_paths_never_outlive_a_change_of_patterns(tmp_path):
+    """A path indexed under the old rules that the new excludes drop leaves the index, although
+    the manifest lists it: known paths serve only a scan with the very same rules."""
+    from qmem import manifest, search
+
+    _, cfg, _ = _indexed(tmp_path, 4)
+    assert manifest.load(cfg.data_dir, "main").rules == manifest.rules_of(cfg.collections["main"].patterns,
+                                                                         cfg.collections["main"].exclude)
+    cfg.collections["main"].exclude.append("memory/topics/t0.md")  # a file, not a folder to prune
+    report = sync.refresh(cfg)
+    assert (report.collections[0].files, report.collections[0].deleted) == (3, 1)
+    hits = search.search(cfg, "wallet")
+    assert hits and all(h.path != "memory/topics/t0.md" for h in hits)
+    assert manifest.load(cfg.data_dir, "main").rules[1][-1] == "memory/topics/t0.md"
+
+
+def test_a_no_op_refresh_records_missing_rules_once(tmp_path, monkeypatch):
+    """A manifest written before rules were kept: the first no-op refresh checks every path and
+    records the rules (one manifest write); the next one writes nothing but the stamp."""
+    from qmem import manifest
+
+    _, cfg, _ = _indexed(tmp_path, 4)
+    stored = manifest.load(cfg.data_dir, "main")
+    stored.rules = None
+    manifest.save(cfg.data_dir, stored)
+    saved = []
+    real_save = manifest.save
+    monkeypatch.setattr(manifest, "save", lambda d, m: saved.append(m.rules) or real_save(d, m))
+    assert sync.refresh(cfg).collections[0].unchanged == 4
+    assert saved == [manifest.rules_of(cfg.collections["main"].patterns, cfg.collections["main"].exclude)]
+    assert sync.refresh(cfg).collections[0].unchanged == 4 and len(saved) == 1
+
+
+def test_refresh_files_keeps_the_rules_only_when_its_paths_pass_them(tmp_path):
+    """`remember` re-indexes single files through refresh_files: the manifest keeps its rules
+    when those files were matched with the same rules, and forgets them otherwise."""
+    from qmem import manifest
+
+    paths, cfg, _ = _indexed(tmp_path, 4)
+    rules = manifest.load(cfg.data_dir, "main").rules
+    with open(paths[1], "a", encoding="utf-8") as handle:
+        handle.write("- [K] remembered\n")
+    assert sync.refresh_files(cfg, [paths[1]]) == 1
+    assert manifest.load(cfg.data_dir, "main").rules == rules
+    cfg.collections["main"].exclude.append("memory/archive-2/**")
+    with open(paths[1], "a", encoding="utf-8") as handle:
+        handle.write("- [K] remembered again\n")
+    assert sync.refresh_files(cfg, [paths[1]]) == 1
+    assert manifest.load(cfg.data_dir, "main").rules is None

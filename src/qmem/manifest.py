@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 from array import array
+from itertools import islice
 
 from .fsutil import atomic_write
 from .layout import manifest_dir, manifest_path
@@ -19,19 +20,28 @@ from .layout import manifest_dir, manifest_path
 MANIFEST_VERSION = 2  # 2: columns in a marshal file (v1: one JSON object per file)
 _SEP = "\0"  # never in a path or a hex digest
 
+Rules = tuple[tuple[str, ...], tuple[str, ...]]  # a collection's (patterns, excludes)
+
+
+def rules_of(patterns: list[str], exclude: list[str]) -> Rules:
+    return tuple(patterns), tuple(exclude)
+
 
 class Manifest:
     """Stored as columns (paths, sizes, mtimes, digests, section counts) that load in a few ms
     for 20,000 files; `files`, the path → entry dict, is built on first use, so a no-op
     refresh that only compares the stat columns never builds it."""
 
-    __slots__ = ("collection", "root", "refreshed_at", "_files", "_columns")
+    __slots__ = ("collection", "root", "refreshed_at", "rules", "_files", "_columns")
 
     def __init__(self, collection: str, root: str = "", refreshed_at: float = 0.0,
-                 files: dict[str, list] | None = None) -> None:
+                 files: dict[str, list] | None = None, rules: Rules | None = None) -> None:
         self.collection = collection
         self.root = root
         self.refreshed_at = refreshed_at  # unix seconds of the last refresh, 0 = never
+        # The (patterns, excludes) every path listed passed, when known: a scan with the same
+        # rules needs no glob match or name check for these paths (see `known_paths`).
+        self.rules = rules
         # rel path → [size, mtime_ns, xxh3 hex, sections]; size -1 forces a re-hash next time
         self._files: dict[str, list] | None = files or {}
         self._columns: _Columns | None = None
@@ -47,6 +57,14 @@ class Manifest:
     @files.setter
     def files(self, files: dict[str, list]) -> None:
         self._files, self._columns = files, None
+
+    def known_paths(self, root: str, rules: Rules) -> list[str]:
+        """The listed paths (in path order), when they were found under `root` with these
+        same rules, so each passes them; empty otherwise."""
+        if self.rules != rules or self.root != root:
+            return []
+        c = self._columns
+        return c.paths if self._files is None and c is not None else sorted(self.files)
 
     @property
     def sections(self) -> int:
@@ -122,7 +140,11 @@ def _decode(collection: str, data: bytes) -> Manifest | None:
         return None
     if count and (min(sections) < 0 or "" in paths):
         return None
-    stored = Manifest(collection, root, refreshed_at)
+    rules = raw.get("rules")
+    if not (type(rules) is tuple and len(rules) == 2
+            and all(type(part) is tuple and all(type(x) is str for x in part) for part in rules)):
+        rules = None  # written before rules were kept, or junk: every path is checked
+    stored = Manifest(collection, root, refreshed_at, rules=rules)
     stored._files = None
     stored._columns = _Columns(paths, sizes, mtimes, digests_text, sections)
     return stored
@@ -149,6 +171,8 @@ def save(data_dir: str, manifest: Manifest) -> None:
     import marshal
 
     files = manifest.files
+    if any(a > b for a, b in zip(files, islice(files, 1, None))):
+        files = dict(sorted(files.items()))  # in path order, as a scan lists them: see same_stats
     entries = files.values()
     payload = {
         "v": MANIFEST_VERSION,
@@ -162,6 +186,8 @@ def save(data_dir: str, manifest: Manifest) -> None:
         "digests": _SEP.join([e[2] for e in entries]),
         "sections": array("q", [e[3] for e in entries]).tobytes(),
     }
+    if manifest.rules is not None:
+        payload["rules"] = manifest.rules
     atomic_write(manifest_path(data_dir, manifest.collection), marshal.dumps(payload))
     try:
         os.unlink(os.path.join(manifest_dir(data_dir), f"{manifest.collection}.json"))  # a v1 manifest

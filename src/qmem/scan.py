@@ -6,8 +6,12 @@ counts stale files from this scan alone.
 
 from __future__ import annotations
 
+import gc
 import os
 import re
+from bisect import bisect_left
+from array import array
+from itertools import compress, islice
 from operator import attrgetter
 
 from .fsutil import glob_to_regex, is_inside
@@ -17,6 +21,10 @@ SKIP_DIRS = {"node_modules", "__pycache__"}
 _GLOB_CHARS = set("*?[")
 GENERATED_INDEX = "/_index.md"
 _by_name = attrgetter("name")
+_is_dir = os.DirEntry.is_dir
+_is_file = os.DirEntry.is_file
+_is_symlink = os.DirEntry.is_symlink
+_StatResult = os.stat_result
 # Names the index cannot hold faithfully: bytes that are not UTF-8 (Python shows them as lone
 # surrogates) and control or line-break characters, which would break line-based output.
 _BAD_NAME = re.compile(r"[\x00-\x1f\x7f\x85\u2028\u2029\ud800-\udfff]")
@@ -93,20 +101,126 @@ def _walk_bases(patterns: list[str]) -> list[tuple[str, int | None]]:
     return kept
 
 
+class Listing:
+    """A scan's result as columns, sorted by path: `rels`, `sizes`, `mtimes` (one entry per
+    file), the warnings, and the real root. FileInfo records are made only when asked for
+    (`info(i)`, `infos()`), so a refresh that finds nothing changed never builds 20,000 of them."""
+
+    __slots__ = ("root", "rels", "sizes", "mtimes", "warnings")
+
+    def __init__(self, root: str, rels: list[str], sizes: array, mtimes: array, warnings: list[str]) -> None:
+        self.root, self.rels, self.sizes, self.mtimes, self.warnings = root, rels, sizes, mtimes, warnings
+
+    def __len__(self) -> int:
+        return len(self.rels)
+
+    def info(self, i: int) -> FileInfo:
+        rel = self.rels[i]
+        return FileInfo(rel, os.path.join(self.root, rel), self.sizes[i], self.mtimes[i])
+
+    def infos(self) -> list[FileInfo]:
+        return [self.info(i) for i in range(len(self.rels))]
+
+
 def scan(root: str, patterns: list[str], exclude: list[str]) -> tuple[list[FileInfo], list[str]]:
-    """All matching files under `root`, sorted by path, and warnings about what was skipped.
+    """All matching files under `root`, sorted by path, and warnings about what was skipped
+    (see `scan_columns`)."""
+    listing = scan_columns(root, patterns, exclude)
+    return listing.infos(), listing.warnings
+
+
+# List a folder through an open descriptor and stat its files relative to it (`fstatat`: no
+# path walk from the root for each file); by path where the platform cannot.
+_BY_FD = os.scandir in os.supports_fd and os.stat in os.supports_dir_fd
+
+
+def _stat_names(fd: int | None, dir_prefix: str, names: list[str]) -> list[os.stat_result | OSError]:
+    """Stat the named files of one folder (open as `fd`, or None: by path), in order; an
+    error in place of a file that vanished or cannot be stat'ed."""
+    stat = os.stat
+    try:
+        if fd is None:
+            return [stat(dir_prefix + name) for name in names]
+        return [stat(name, dir_fd=fd) for name in names]
+    except OSError:
+        results: list[os.stat_result | OSError] = []
+        for name in names:
+            try:
+                results.append(stat(dir_prefix + name) if fd is None else stat(name, dir_fd=fd))
+            except OSError as exc:
+                results.append(exc)
+        return results
+
+
+class _Known:
+    """Paths an earlier scan with the same root and rules returned (a manifest's, in path
+    order): each passed the globs and the name check, so it needs neither again."""
+
+    __slots__ = ("paths", "_set")
+
+    def __init__(self, paths: list[str]) -> None:
+        self.paths = paths
+        self._set: set[str] | None = None
+
+    def has_all(self, rels: list[str]) -> bool:
+        """True when all these paths (in path order) are known: one slice comparison when a
+        folder's files are those of the last scan. Sound even if `paths` were not sorted:
+        equal slices prove it."""
+        paths = self.paths
+        if not paths or not rels:
+            return False
+        at = bisect_left(paths, rels[0])
+        return paths[at:at + len(rels)] == rels
+
+    def __contains__(self, rel: str) -> bool:
+        if self._set is None:
+            self._set = set(self.paths)
+        return rel in self._set
+
+
+def scan_columns(root: str, patterns: list[str], exclude: list[str], known: list[str] | None = None) -> Listing:
+    """All matching files under `root`, as columns sorted by path, and warnings about what
+    was skipped.
 
     Hidden folders and `SKIP_DIRS` are not entered. A symlink is followed only when its
     target stays inside the root; each real folder is visited once (under its real path
-    when it has one), so link loops end and no file is indexed twice.
+    when it has one), so link loops end and no file is indexed twice. Each folder is listed
+    once (`scandir`: entry types come from the listing, no syscall) and each plain file is
+    stat'ed once, by name relative to the open folder, the files of a folder together.
+    `known`: the paths an earlier scan of this root with the same patterns and excludes
+    returned (a manifest's); they need no glob match or name check, so a folder whose files
+    are all known costs its listing and one stat per file.
     """
     matcher = Matcher(patterns, exclude)
     real_root = os.path.realpath(root)
-    files: dict[str, FileInfo] = {}
+    if not os.path.isdir(real_root):
+        return Listing(real_root, [], array("q"), array("q"), [f"{root}: collection root is missing or not a folder"])
+    # ~20,000 short-lived stat results and no reference cycles: collecting only costs time.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _scan(matcher, real_root, _Known(known or []))
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _scan(matcher: Matcher, real_root: str, known: _Known) -> Listing:
+    rels: list[str] = []
+    sizes: list[int] = []
+    mtimes: list[int] = []
     warnings: list[str] = []
     visited: set[str] = set()
-    if not os.path.isdir(real_root):
-        return [], [f"{root}: collection root is missing or not a folder"]
+    # A file is indexed once, under its first path. `claimed` holds the real paths taken;
+    # plain files (no symlink on the way) go in only once a symlinked one must be checked.
+    claimed: set[str] = set()
+    plain: list[tuple[str, list[str]]] = []  # (folder path + "/", names) not yet in `claimed`
+    wants = matcher.wants
+
+    def claim_plain() -> None:
+        for dir_prefix, names in plain:
+            claimed.update(map(dir_prefix.__add__, names))
+        plain.clear()
 
     def walk(rel_dir: str, depth: int | None, via_link: bool = False) -> None:
         abs_dir = os.path.join(real_root, rel_dir) if rel_dir else real_root
@@ -115,54 +229,128 @@ def scan(root: str, patterns: list[str], exclude: list[str]) -> tuple[list[FileI
             return
         visited.add(real_dir)
         try:
-            entries = sorted(os.scandir(abs_dir), key=_by_name)
+            fd = os.open(abs_dir, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0)) if _BY_FD else None
         except OSError as exc:
             if rel_dir:
                 warnings.append(f"{rel_dir}/: cannot list: {exc.strerror}")
             return
-        prefix = f"{rel_dir}/" if rel_dir else ""
-        wants = matcher.wants
-        for entry in entries:
-            rel = prefix + entry.name
+        try:
             try:
-                if not entry.is_dir():  # the common case first: a file, d_type says so (no syscall)
-                    if not wants(rel):
-                        continue
-                    if bad_name(entry.name):
-                        warnings.append(f"{shown_name(rel)}: file name is not valid UTF-8 or holds a control character, skipped")
-                        continue
-                    is_link = entry.is_symlink()
-                    if is_link and not is_inside(real_root, os.path.realpath(entry.path)):
-                        warnings.append(f"{rel}: symlink points outside the collection root, skipped")
-                        continue
-                    st = entry.stat()
-                    if entry.is_file():
-                        real = os.path.realpath(entry.path) if (via_link or is_link) else entry.path
-                        if real in real_files:
-                            continue  # the same file through a symlink: indexed once, under its first path
-                        real_files.add(real)
-                        files[rel] = FileInfo(rel, entry.path, st.st_size, st.st_mtime_ns)
-                    continue
-                is_link = entry.is_symlink()
-                if depth == 0 or entry.name.startswith(".") or entry.name in SKIP_DIRS or matcher.prunes(rel):
-                    continue
-                if bad_name(entry.name):
-                    warnings.append(f"{shown_name(rel)}/: folder name is not valid UTF-8 or holds a control character, skipped")
-                    continue
-                sub_depth = None if depth is None else depth - 1
-                if is_link:
-                    if not is_inside(real_root, os.path.realpath(entry.path)):
-                        warnings.append(f"{rel}/: symlink points outside the collection root, skipped")
-                    else:
-                        linked.append((rel, sub_depth, True))  # real folders first: their paths win
-                    continue
-                walk(rel, sub_depth, via_link)
+                entries = sorted(os.scandir(abs_dir if fd is None else fd), key=_by_name)
             except OSError as exc:
-                if wants(rel):
-                    warnings.append(f"{rel}: cannot stat: {exc.strerror}")
+                if rel_dir:
+                    warnings.append(f"{rel_dir}/: cannot list: {exc.strerror}")
+                return
+            prefix = f"{rel_dir}/" if rel_dir else ""
+            dir_prefix = abs_dir if abs_dir.endswith("/") else abs_dir + "/"
+            batch: list[str] = []  # names of plain files met since the last flush, in order
+            batch_rels: list[str] = []
+
+            def flush() -> None:
+                """Stat and record the plain files in `batch` (one fstatat each)."""
+                if not batch:
+                    return
+                results = _stat_names(fd, dir_prefix, batch)
+                if claimed or not all(type(st) is _StatResult for st in results):
+                    names: list[str] = []
+                    for name, rel, st in zip(batch, batch_rels, results):
+                        if isinstance(st, OSError):
+                            warnings.append(f"{rel}: cannot stat: {st.strerror}")
+                        elif dir_prefix + name not in claimed:
+                            names.append(name)
+                            rels.append(rel)
+                            sizes.append(st.st_size)
+                            mtimes.append(st.st_mtime_ns)
+                    plain.append((dir_prefix, names))
+                else:
+                    plain.append((dir_prefix, batch[:]))
+                    rels.extend(batch_rels)
+                    sizes.extend([st.st_size for st in results])  # type: ignore[union-attr]
+                    mtimes.extend([st.st_mtime_ns for st in results])  # type: ignore[union-attr]
+                batch.clear()
+                batch_rels.clear()
+
+            def files(run: list[os.DirEntry]) -> None:
+                """A run of entries that are not folders, in name order."""
+                names = list(map(_by_name, run))
+                run_rels = list(map(prefix.__add__, names))
+                if (not via_link and known.has_all(run_rels)
+                        and not any(map(_is_symlink, run)) and all(map(_is_file, run))):
+                    batch.extend(names)  # all indexed last time under these rules: wanted, well named
+                    batch_rels.extend(run_rels)
+                    return
+                for entry, name, rel in zip(run, names, run_rels):
+                    try:
+                        if rel not in known:
+                            if not wants(rel):
+                                continue
+                            if bad_name(name):
+                                flush()
+                                warnings.append(f"{shown_name(rel)}: file name is not valid UTF-8 or holds a control character, skipped")
+                                continue
+                        is_link = entry.is_symlink()
+                        if not (via_link or is_link):
+                            if entry.is_file():
+                                batch.append(name)
+                                batch_rels.append(rel)
+                            continue
+                        flush()
+                        path = dir_prefix + name
+                        if is_link and not is_inside(real_root, os.path.realpath(path)):
+                            warnings.append(f"{rel}: symlink points outside the collection root, skipped")
+                            continue
+                        st = os.stat(path)
+                        if entry.is_file():
+                            real = os.path.realpath(path)
+                            claim_plain()
+                            if real in claimed:
+                                continue  # the same file through a symlink: indexed once, under its first path
+                            claimed.add(real)
+                            rels.append(rel)
+                            sizes.append(st.st_size)
+                            mtimes.append(st.st_mtime_ns)
+                    except OSError as exc:
+                        flush()
+                        warnings.append(f"{rel}: cannot stat: {exc.strerror}")
+
+            def folder(entry: os.DirEntry) -> None:
+                name = entry.name
+                rel = prefix + name
+                try:
+                    is_link = entry.is_symlink()
+                    if depth == 0 or name.startswith(".") or name in SKIP_DIRS or matcher.prunes(rel):
+                        return
+                    flush()
+                    if bad_name(name):
+                        warnings.append(f"{shown_name(rel)}/: folder name is not valid UTF-8 or holds a control character, skipped")
+                        return
+                    sub_depth = None if depth is None else depth - 1
+                    if is_link:
+                        if not is_inside(real_root, os.path.realpath(dir_prefix + name)):
+                            warnings.append(f"{rel}/: symlink points outside the collection root, skipped")
+                        else:
+                            linked.append((rel, sub_depth, True))  # real folders first: their paths win
+                        return
+                    walk(rel, sub_depth, via_link)
+                except OSError as exc:
+                    if wants(rel):
+                        flush()
+                        warnings.append(f"{rel}: cannot stat: {exc.strerror}")
+
+            start = 0
+            for at in compress(range(len(entries)), map(_is_dir, entries)):  # folders are few
+                if at > start:
+                    files(entries[start:at])
+                folder(entries[at])
+                start = at + 1
+            if start < len(entries):
+                files(entries[start:])
+            flush()
+        finally:
+            if fd is not None:
+                os.close(fd)
 
     linked: list[tuple[str, int | None, bool]] = []
-    real_files: set[str] = set()
     for base, depth in matcher.bases:
         visited.clear()
         target = os.path.join(real_root, base)
@@ -170,4 +358,12 @@ def scan(root: str, patterns: list[str], exclude: list[str]) -> tuple[list[FileI
             walk(base, depth)
         while linked:
             walk(*linked.pop(0))
-    return [files[k] for k in sorted(files)], warnings
+    if any(a >= b for a, b in zip(rels, islice(rels, 1, None))):
+        # Not in path order (a `-` sorts before `/`, several walk bases): sort, and keep a
+        # path found twice (overlapping walks) once, as first found.
+        order = sorted(range(len(rels)), key=rels.__getitem__)
+        order = order[:1] + [j for i, j in zip(order, islice(order, 1, None)) if rels[i] != rels[j]]
+        rels = [rels[i] for i in order]
+        sizes = [sizes[i] for i in order]
+        mtimes = [mtimes[i] for i in order]
+    return Listing(real_root, rels, array("q", sizes), array("q", mtimes), warnings)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import time
-from array import array
 from collections.abc import Callable, Iterator
 
 from . import manifest as manifests
@@ -19,7 +18,7 @@ from .errors import DataFolderError, IndexCorruptError
 from .index import Writer, check, inspect, remove_stale_versions, unusable_path
 from .layout import adopt, claim, legacy_versions, stale_versions, tantivy_dir, version_dir
 from .reading import MAX_FILE_BYTES, FileRead, read_sections  # noqa: F401 - re-exported
-from .scan import FileInfo, scan
+from .scan import FileInfo, bad_name, scan_columns
 
 # A file modified this recently may change again within the same mtime tick without its
 # size changing; it is re-hashed on the next refresh (git's "racily clean" rule).
@@ -237,17 +236,21 @@ def _refresh_collection(
             old_files = dict(old.files if old_files is None else old_files)
             for rel in pending:
                 old_files[rel] = [-1, -1, "", 0]
-    files, warnings = scan(coll.path, coll.patterns, coll.exclude)
-    result.warnings.extend(warnings)
+    rules = manifests.rules_of(coll.patterns, coll.exclude)
+    listing = scan_columns(coll.path, coll.patterns, coll.exclude, old.known_paths(coll.path, rules))
+    result.warnings.extend(listing.warnings)
     if old_files is None:
-        if old.same_stats([f.rel for f in files], array("q", [f.size for f in files]),
-                          array("q", [f.mtime_ns for f in files])):
-            # The common case, a refresh that finds nothing to do: no per-file step at all.
-            result.files = result.unchanged = len(files)
+        if old.same_stats(listing.rels, listing.sizes, listing.mtimes):
+            # The common case, a refresh that finds nothing to do: no per-file step at all
+            # (the manifest is rewritten only to record the rules its paths passed).
+            result.files = result.unchanged = len(listing)
             result.sections = old.sections
             old.refreshed_at = time.time()
-            return result, old, False, False, touched
+            rules_changed = old.rules != rules
+            old.rules = rules
+            return result, old, False, rules_changed, touched
         old_files = old.files
+    files = listing.infos()
     now_ns = time.time_ns()
     new_files: dict[str, list] = {}
     todo: list[FileInfo] = []
@@ -299,7 +302,8 @@ def _refresh_collection(
     result.files = len(new_files)
     result.sections = sum(e[3] for e in new_files.values())
     files_changed = changed or new_files != old.files or old.root != coll.path
-    return result, manifests.Manifest(coll.name, coll.path, time.time(), new_files), changed, files_changed, touched
+    files_changed = files_changed or old.rules != rules
+    return result, manifests.Manifest(coll.name, coll.path, time.time(), new_files, rules), changed, files_changed, touched
 
 
 def _reads(writer: RefreshWriter, collection: str, todo: list[FileInfo],
@@ -349,8 +353,11 @@ def refresh_files(cfg: Config, paths: list[str]) -> int:
         saved = []
         for name, infos in todo.items():
             old = manifests.load(cfg.data_dir, name)
-            if not old.refreshed_at or old.root != cfg.collections[name].path:
+            coll = cfg.collections[name]
+            if not old.refreshed_at or old.root != coll.path:
                 continue  # never indexed here: the next full refresh builds it
+            if old.rules != manifests.rules_of(coll.patterns, coll.exclude) or any(bad_name(i.rel) for i in infos):
+                old.rules = None  # these paths did not pass a scan: the next one checks every path
             now_ns = time.time_ns()
             for info in infos:
                 read = read_sections(info)
