@@ -24,7 +24,8 @@ _by_name = attrgetter("name")
 _is_dir = os.DirEntry.is_dir
 _is_file = os.DirEntry.is_file
 _is_symlink = os.DirEntry.is_symlink
-_StatResult = os.stat_result
+_st_size = attrgetter("st_size")
+_st_mtime_ns = attrgetter("st_mtime_ns")
 # Names the index cannot hold faithfully: bytes that are not UTF-8 (Python shows them as lone
 # surrogates) and control or line-break characters, which would break line-based output.
 _BAD_NAME = re.compile(r"[\x00-\x1f\x7f\x85\u2028\u2029\ud800-\udfff]")
@@ -134,14 +135,15 @@ def scan(root: str, patterns: list[str], exclude: list[str]) -> tuple[list[FileI
 _BY_FD = os.scandir in os.supports_fd and os.stat in os.supports_dir_fd
 
 
-def _stat_names(fd: int | None, dir_prefix: str, names: list[str]) -> list[os.stat_result | OSError]:
-    """Stat the named files of one folder (open as `fd`, or None: by path), in order; an
-    error in place of a file that vanished or cannot be stat'ed."""
+def _stat_names(fd: int | None, dir_prefix: str, names: list[str]) -> tuple[list, bool]:
+    """Stat the named files of one folder (open as `fd`, or None: by path), in order:
+    (results, whether any failed), an OSError in place of a file that vanished or cannot be
+    stat'ed."""
     stat = os.stat
     try:
         if fd is None:
-            return [stat(dir_prefix + name) for name in names]
-        return [stat(name, dir_fd=fd) for name in names]
+            return [stat(dir_prefix + name) for name in names], False
+        return [stat(name, dir_fd=fd) for name in names], False
     except OSError:
         results: list[os.stat_result | OSError] = []
         for name in names:
@@ -149,7 +151,7 @@ def _stat_names(fd: int | None, dir_prefix: str, names: list[str]) -> list[os.st
                 results.append(stat(dir_prefix + name) if fd is None else stat(name, dir_fd=fd))
             except OSError as exc:
                 results.append(exc)
-        return results
+        return results, True
 
 
 class _Known:
@@ -250,8 +252,8 @@ def _scan(matcher: Matcher, real_root: str, known: _Known) -> Listing:
                 """Stat and record the plain files in `batch` (one fstatat each)."""
                 if not batch:
                     return
-                results = _stat_names(fd, dir_prefix, batch)
-                if claimed or not all(type(st) is _StatResult for st in results):
+                results, failed = _stat_names(fd, dir_prefix, batch)
+                if claimed or failed:
                     names: list[str] = []
                     for name, rel, st in zip(batch, batch_rels, results):
                         if isinstance(st, OSError):
@@ -265,8 +267,8 @@ def _scan(matcher: Matcher, real_root: str, known: _Known) -> Listing:
                 else:
                     plain.append((dir_prefix, batch[:]))
                     rels.extend(batch_rels)
-                    sizes.extend([st.st_size for st in results])  # type: ignore[union-attr]
-                    mtimes.extend([st.st_mtime_ns for st in results])  # type: ignore[union-attr]
+                    sizes.extend(map(_st_size, results))
+                    mtimes.extend(map(_st_mtime_ns, results))
                 batch.clear()
                 batch_rels.clear()
 
@@ -358,9 +360,9 @@ def _scan(matcher: Matcher, real_root: str, known: _Known) -> Listing:
             walk(base, depth)
         while linked:
             walk(*linked.pop(0))
-    if any(a >= b for a, b in zip(rels, islice(rels, 1, None))):
-        # Not in path order (a `-` sorts before `/`, several walk bases): sort, and keep a
-        # path found twice (overlapping walks) once, as first found.
+    if sorted(rels) != rels or (len(matcher.bases) > 1 and len(set(rels)) < len(rels)):
+        # Not in path order (a `-` sorts before `/`, several walk bases), or a path found
+        # twice (walks from two bases that overlap): sort, and keep each path once, as first found.
         order = sorted(range(len(rels)), key=rels.__getitem__)
         order = order[:1] + [j for i, j in zip(order, islice(order, 1, None)) if rels[i] != rels[j]]
         rels = [rels[i] for i in order]
