@@ -1,5 +1,6 @@
 """The search path parses without `re` (tests/test_startup.py keeps `re` out of it); each
-hand-written parser finds exactly what the regular expression it stands for finds."""
+hand-written parser finds exactly what the regular expression it stands for finds, and the
+ASCII road of `analysis.tokens` gives tantivy's own tokens."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from qmem import layout, query, snippets
+from qmem import analysis, layout, query, snippets
 
 # whitespace of several kinds (`\s` is str.isspace), decimal digits of two scripts and a digit
 # that is not decimal (`\d` is str.isdecimal), the characters the patterns look for, CJK
@@ -59,3 +60,19 @@ def test_boundaries(line):
 @given(st.text(max_size=30) | lines)
 def test_slug(name):
     assert layout.slug_of(name) == re.sub(r"[^A-Za-z0-9._-]+", "_", name)
+
+
+# separators, stemmed and unstemmed words, digits, words just under and at the length limit
+ASCII_PIECES = [" ", "\t", "\n", "\x1f", "-", "_", "'", ".", "deploying", "Wallets", "USDC", "18", "a1b2", "running",
+                "caresses", "ponies", "x" * 255, "y" * 256, "C++", "it's"]
+ascii_texts = st.lists(st.sampled_from(ASCII_PIECES) | st.text(alphabet=st.characters(max_codepoint=127), max_size=8),
+                       max_size=20).map("".join)
+
+
+@SLOW
+@given(ascii_texts)
+@example("x" * 255 + " b " + "c" * 256 + " d, Deploying")
+def test_ascii_tokens_are_tantivys(text):
+    mine = [(t.text, t.char_offset_from, t.char_offset_to, t.position) for t in analysis.tokens(text)]
+    theirs = [(t.text, t.char_offset_from, t.char_offset_to, t.position) for t in analysis.analyzer().pre_tokenize(text).tokens]
+    assert mine == theirs

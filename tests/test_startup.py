@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import subprocess
+import sys
 
 import pytest
 
@@ -92,3 +93,18 @@ def test_help_uses_typer_but_not_the_engine(indexed):
 def test_a_timer_refresh_skips_typer(indexed):
     """`qmem index -q` runs every minute from cron: the fast path, no Typer, no vector tier."""
     assert [m for m in loaded(["index", "-q"]) if m not in INDEXING + SEARCH_SPARES + ["qmem.sync"]] == []
+
+
+def test_a_read_only_command_takes_the_c_datetime(indexed):
+    """Python 3.11's datetime.py builds its pure-Python classes only to replace them with
+    `_datetime`'s; tantivy imports it on load, so `search` and `get` register the C module."""
+    probe = PROBE.replace('sys.stderr.write("\\nLOADED="', 'sys.stderr.write("\\nLOADED=" + repr([sys.modules["datetime"].__name__]) + "#"')
+    for args in (["search", "rsync", "--json"], ["get", "MEMORY.md#security"]):
+        proc = subprocess.run([PYTHON, "-c", probe, *args], capture_output=True, text=True, env=subprocess_env())
+        names = ast.literal_eval(proc.stderr.rsplit("LOADED=", 1)[1].split("#", 1)[0])
+        assert names == (["datetime"] if sys.version_info >= (3, 12) else ["_datetime"])
+    import datetime
+
+    from qmem import __main__ as entry
+
+    assert all(getattr(datetime, name) is getattr(sys.modules["_datetime"], name) for name in entry._DATETIME_NAMES)
