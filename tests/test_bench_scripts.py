@@ -42,9 +42,10 @@ def test_side_by_side_table_renders_ratios():
 
 
 def test_cold_search_table_renders():
-    row = {"instructions": 85_300_000, "wall_ms": 21.04, "cpu_ms": 20.0, "imports": ["qmem.search", "tantivy"]}
+    row = {"instructions": 85_300_000, "wall_ms": 21.04, "wall_min_ms": 19.5, "cpu_ms": 20.0,
+           "imports": ["qmem.search", "tantivy"]}
     data = {"sections": 100005, "query": "deploy wallet", "runs": 20, "load": 0.5, "tools": ["after"],
             "results": {"after": row, "python -c pass": {**row, "instructions": None, "imports": []}}}
     text = cold_search.table(data)
-    assert "| after | 85.3M | 21.0 ms | 20.0 ms |" in text and "| python -c pass | - |" in text
+    assert "| after | 85.3M | 21.0 ms (19.5 ms) | 20.0 ms |" in text and "| python -c pass | - |" in text
     assert "on 100,005 sections" in text and "after imports beyond `python -c pass`: qmem.search, tantivy" in text
