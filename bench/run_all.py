@@ -40,6 +40,8 @@ def main() -> None:
     parser.add_argument("--with-vector", action="store_true", help="also bench/vector.py (needs qmem[vector]; slow)")
     parser.add_argument("--side-by-side", type=int, metavar="FILES", default=0,
                         help="also bench/side_by_side.py on FILES files (20000 for the issue-15 corpus; qmd if on PATH)")
+    parser.add_argument("--cold-search", action="append", default=[], metavar="LABEL=QMEM",
+                        help="also bench/cold_search.py on 100k sections for this qmem (repeat: before=..., after=...)")
     parser.add_argument("--steps", default="engine,bm25s,quality,pytest",
                         help="which of engine,bm25s,quality,pytest to run (the others' last results are reused)")
     args = parser.parse_args()
@@ -56,6 +58,9 @@ def main() -> None:
         step(os.path.join(HERE, "vector.py"), "--data", args.data, "--out", RESULTS)
     if args.side_by_side:
         step(os.path.join(HERE, "side_by_side.py"), "--files", str(args.side_by_side), "--out", RESULTS)
+    if args.cold_search:
+        step(os.path.join(HERE, "cold_search.py"), "--runs", "30", "--out", RESULTS,
+             *[arg for tool in args.cold_search for arg in ("--qmem", tool)])
     summary = "\n\n".join([
         "Engine, on the synthetic corpus (`bench/corpus.py`: daily logs and topic files, one file in five "
         "Chinese, typed entries, headings at four levels, ~10 sections a file):",
