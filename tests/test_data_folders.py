@@ -149,7 +149,7 @@ def test_legacy_shared_folder_is_reused_by_each_config_and_never_removed(tmp_pat
     before = files_under(legacy)
     reads = []
     real = sync.read_sections
-    monkeypatch.setattr(sync, "read_sections", lambda info: reads.append(info.rel) or real(info))
+    monkeypatch.setattr(sync, "read_sections", lambda info, *a: reads.append(info.rel) or real(info, *a))
     report = sync.refresh(b.cfg())
     assert report.adopted_from == legacy and reads == []  # linked, not rebuilt
     assert report.adopted == ["tantivy", "manifests"]

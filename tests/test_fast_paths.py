@@ -106,7 +106,7 @@ def test_touched_but_unchanged_files_are_hashed_not_parsed_or_reindexed(tmp_path
     real_parse, real_add, real_read = markdown.parse, index.Writer.add_sections, sync.read_sections
     monkeypatch.setattr(markdown, "parse", lambda *a, **k: parsed.append(a) or real_parse(*a, **k))
     monkeypatch.setattr(index.Writer, "add_sections", lambda *a: replaced.append(a[2]) or real_add(*a))
-    monkeypatch.setattr(sync, "read_sections", lambda info: reads.append(info.rel) or real_read(info))
+    monkeypatch.setattr(sync, "read_sections", lambda info, *a: reads.append(info.rel) or real_read(info, *a))
     report = sync.refresh(cfg)
     c = report.collections[0]
     assert (c.added, c.changed, c.deleted, c.unchanged) == (0, 0, 0, 12)

@@ -124,9 +124,16 @@ def test_worker_refresh_of_touched_files_only_hashes_them(tmp_path, monkeypatch)
     with open(paths[5], "a", encoding="utf-8") as handle:
         handle.write("\n## Added later\n\nmigration 迁移 notes\n")
     os.utime(paths[5], (PAST + 90, PAST + 90))
+    handed = []
+    real = parallel.prepared
+    monkeypatch.setattr(parallel, "prepared", lambda coll, items, workers: handed.append(items) or real(coll, items, workers))
     report = sync.refresh(cfg)
     c = report.collections[0]
     assert (c.added, c.changed, c.deleted, c.unchanged) == (0, 1, 0, 39)
+    # hashed here; only the file whose bytes changed went to the workers (the two refused
+    # files were never indexed, so they are read again too)
+    assert [sorted(rel for rel, *_ in items) for items in handed] == [sorted(
+        [os.path.relpath(paths[5], root), "binary.md", "latin1.md"])]
     after = index_snapshot(cfg.data_dir)
     assert len(after) == len(before) + 1
     assert [r[5] for r in after if r not in before] == ["Notes 5 › Added later"]

@@ -44,7 +44,7 @@ def test_first_refresh_adds_everything_then_noop_reads_nothing(setup, monkeypatc
     assert report.collections[0].sections == 2 and report.committed  # '# Memory' is a bare container
     reads = []
     real = sync.read_sections
-    monkeypatch.setattr(sync, "read_sections", lambda info: reads.append(info.rel) or real(info))
+    monkeypatch.setattr(sync, "read_sections", lambda info, *a: reads.append(info.rel) or real(info, *a))
     report = sync.refresh(cfg)
     assert counts(report) == (0, 0, 0, 2)
     assert reads == [] and not report.committed

@@ -37,11 +37,10 @@ class FileRead:
         return self._sections
 
 
-def read_sections(info: FileInfo) -> FileRead:
-    """Read and hash one file (sections parsed when asked for); binary, non-UTF-8 and
-    oversized files are refused."""
+def _read(info: FileInfo) -> tuple[bytes | None, str, str]:
+    """(bytes or None, their xxh3 hex digest, why the file is refused or "")."""
     if info.size > MAX_FILE_BYTES:
-        return FileRead("", None, f"larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB, skipped")
+        return None, "", f"larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB, skipped"
     try:
         with open(info.abs, "rb") as handle:
             # The size from the scan, plus one byte to see growth: asking for 16 MiB at
@@ -50,10 +49,27 @@ def read_sections(info: FileInfo) -> FileRead:
             if len(data) > info.size:
                 data += handle.read(MAX_FILE_BYTES + 1 - len(data))
     except OSError as exc:
-        return FileRead("", None, f"cannot read: {exc.strerror}")
+        return None, "", f"cannot read: {exc.strerror}"
     digest = xxhash.xxh3_64_hexdigest(data)
     if len(data) > MAX_FILE_BYTES:
-        return FileRead(digest, None, f"larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB, skipped")
+        return None, digest, f"larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB, skipped"
+    return data, digest, ""
+
+
+def file_digest(info: FileInfo) -> str:
+    """The file's xxh3 hex digest ("" when it cannot be read): all a touched file costs."""
+    return _read(info)[1]
+
+
+def read_sections(info: FileInfo, known_digest: str = "") -> FileRead:
+    """Read and hash one file (sections parsed when asked for); binary, non-UTF-8 and
+    oversized files are refused. Bytes whose digest is `known_digest` (what the index holds)
+    are not even decoded: the result has the digest and no text."""
+    data, digest, problem = _read(info)
+    if data is None:
+        return FileRead(digest, None, problem)
+    if known_digest and digest == known_digest:
+        return FileRead(digest, None, rel=info.rel)
     if b"\x00" in data:
         return FileRead(digest, None, "binary (contains NUL bytes), skipped")
     try:

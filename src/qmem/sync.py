@@ -309,21 +309,39 @@ def _refresh_collection(
 def _reads(writer: RefreshWriter, collection: str, todo: list[FileInfo],
            old_files: dict[str, list]) -> Iterator[tuple[FileInfo, FileRead]]:
     """Each file of `todo` with what reading it found, in order: by worker processes for a big
-    refresh of a backend that takes prepared sections (see `parallel`), else here, lazily."""
+    refresh of a backend that takes prepared sections (see `parallel`), else here, lazily.
+    A file whose bytes are what the index holds is only read and hashed, never decoded."""
     from . import parallel
+    from .reading import file_digest
 
+    known = {f.rel: (old_files.get(f.rel) or _NO_ENTRY)[2] for f in todo}
     workers = parallel.worker_count(todo) if getattr(writer, "takes_prepared", False) else 0
+    same: set[str] = set()
+    changed = todo
+    if workers and any(known.values()):
+        # Files indexed before may only have been touched (a checkout, a restore, rsync
+        # without -t): their bytes decide, so hash those here; workers get real changes only.
+        same = {f.rel for f in todo if known[f.rel] and file_digest(f) == known[f.rel]}
+        changed = [f for f in todo if f.rel not in same]
+        workers = parallel.worker_count(changed)
     if not workers:
         for info in todo:
-            yield info, read_sections(info)
+            rel = info.rel
+            yield info, FileRead(known[rel], None, rel=rel) if rel in same else read_sections(info, known[rel])
         return
-    items = [(f.rel, f.abs, f.size, (old_files.get(f.rel) or [0, 0, ""])[2]) for f in todo]
-    results = parallel.prepared(collection, items, workers)
+    results = parallel.prepared(collection, [(f.rel, f.abs, f.size, known[f.rel]) for f in changed], workers)
     try:
-        for info, (digest, problem, prepared) in zip(todo, results):
+        for info in todo:
+            if info.rel in same:
+                yield info, FileRead(known[info.rel], None, rel=info.rel)
+                continue
+            digest, problem, prepared = next(results)
             yield info, FileRead(digest, None, problem, info.rel, prepared)
     finally:
         results.close()
+
+
+_NO_ENTRY = (0, 0, "")
 
 
 def refresh_files(cfg: Config, paths: list[str]) -> int:
