@@ -1,10 +1,9 @@
 """Where a full build's CPU goes, stage by stage, on a corpus folder.
 
-    python bench/profile_build.py CORPUS_DIR [--stages scan,read,parse,docs,index]
+    python bench/profile_build.py CORPUS_DIR
 
 Each stage is timed in CPU seconds of this process (user+sys, tantivy's indexing threads
-included), so machine load changes the numbers little. The index stage is run with
-qmem's analyzer and, for scale, with tantivy's `raw` tokenizer (no tokenizing at all).
+included), in one process (no worker processes), so machine load changes the numbers little.
 """
 
 from __future__ import annotations
@@ -25,10 +24,10 @@ def cpu() -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("corpus")
-    parser.add_argument("--tokenizers", default="qmem,raw")
     args = parser.parse_args()
 
     import tantivy
+    import xxhash
 
     from qmem import analysis, index, markdown, sync
     from qmem.scan import scan
@@ -47,7 +46,7 @@ def main() -> None:
     for info in files:
         with open(info.abs, "rb") as handle:
             data = handle.read()
-        sync.xxhash.xxh3_64_hexdigest(data)
+        xxhash.xxh3_64_hexdigest(data)
         texts.append((info, data.decode("utf-8-sig")))
     stage("read + hash + decode", t)
 
@@ -62,14 +61,11 @@ def main() -> None:
         analysis.terms(body)
     stage("analyzer.analyze(body), Python call included", t)
 
-    for name in args.tokenizers.split(","):
+    for name in ("qmem",):
         tmp = tempfile.mkdtemp(prefix="qmem-prof-")
         try:
             data_dir = os.path.join(tmp, "data")
             os.makedirs(data_dir)
-            old = analysis.TOKENIZER_NAME
-            if name == "raw":
-                analysis.TOKENIZER_NAME = "raw"
             w = index.Writer(data_dir, 10)
             with w:
                 writer = w._open()
@@ -83,7 +79,6 @@ def main() -> None:
                 t = cpu()
                 w.finish()
                 stage(f"[{name}] wait for merges", t)
-            analysis.TOKENIZER_NAME = old
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
 
