@@ -12,7 +12,6 @@ import argparse
 import os
 import resource
 import shutil
-import sys
 import tempfile
 
 
@@ -29,7 +28,7 @@ def main() -> None:
     import tantivy
     import xxhash
 
-    from qmem import analysis, index, markdown, sync
+    from qmem import analysis, index, markdown
     from qmem.scan import scan
 
     rows: list[tuple[str, float]] = []
@@ -89,7 +88,6 @@ def main() -> None:
             doc.add_text("key", s.anchor)
     stage("(Document() + one add_text, per section, for scale)", t)
 
-    total = 0.0
     for label, seconds in rows:
         print(f"{seconds:8.2f} s  {label}")
     print(f"sections: {sections:,}; µs per section: " + ", ".join(f"{label.split(' (')[0]} {1e6 * s / sections:.1f}" for label, s in rows))
