@@ -65,6 +65,7 @@ def test_agent_commands_stay_lean(indexed, args):
     ["search", "rsync", "--files"],
     ["search", "backup cron", "--md"],
     ["search", '"large copies" -wallet rsync', "-n", "3"],
+    ["search", "nothingmatcheshere", "--json"],  # an empty answer says why, still without re
 ])
 def test_a_plain_search_imports_no_re_or_json(indexed, args):
     assert [m for m in loaded(args) if m in SEARCH_SPARES] == []

@@ -125,7 +125,7 @@ def _reason(exc: BaseException) -> str:
 def first_build_running(data_dir: str, collections: list[str]) -> bool:
     """True while another process builds this index for the first time: it holds the write
     lock and none of `collections` has a manifest yet, so nothing is committed to search."""
-    from .manifest import manifest_path
+    from .layout import manifest_path  # not .manifest: an empty search would import json and re
 
     if any(os.path.exists(manifest_path(data_dir, name)) for name in collections):
         return False
