@@ -105,7 +105,7 @@ def _walk_bases(patterns: list[str]) -> list[tuple[str, int | None]]:
 class Listing:
     """A scan's result as columns, sorted by path: `rels`, `sizes`, `mtimes` (one entry per
     file), the warnings, and the real root. FileInfo records are made only when asked for
-    (`info(i)`, `infos()`), so a refresh that finds nothing changed never builds 20,000 of them."""
+    (`infos()`), so a refresh that finds nothing changed never builds 20,000 of them."""
 
     __slots__ = ("root", "rels", "sizes", "mtimes", "warnings")
 
@@ -115,12 +115,9 @@ class Listing:
     def __len__(self) -> int:
         return len(self.rels)
 
-    def info(self, i: int) -> FileInfo:
-        rel = self.rels[i]
-        return FileInfo(rel, os.path.join(self.root, rel), self.sizes[i], self.mtimes[i])
-
     def infos(self) -> list[FileInfo]:
-        return [self.info(i) for i in range(len(self.rels))]
+        prefix = self.root if self.root.endswith("/") else self.root + "/"
+        return [FileInfo(rel, prefix + rel, size, mtime) for rel, size, mtime in zip(self.rels, self.sizes, self.mtimes)]
 
 
 def scan(root: str, patterns: list[str], exclude: list[str]) -> tuple[list[FileInfo], list[str]]:
