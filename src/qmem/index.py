@@ -136,8 +136,15 @@ def reset(data_dir: str) -> None:
     """Remove this config's Tantivy folder (a cache) so the next writer creates it afresh."""
     import shutil
 
-    shutil.rmtree(tantivy_dir(data_dir), ignore_errors=True)
-    if os.path.lexists(tantivy_dir(data_dir)):  # a file, or something rmtree could not remove
+    path = tantivy_dir(data_dir)
+    for attempt in range(5):
+        shutil.rmtree(path, ignore_errors=True)
+        if not os.path.isdir(path) or os.path.islink(path):
+            break
+        # A Tantivy thread of a writer just dropped may still create or release a file in
+        # the folder (rmtree then fails on a non-empty folder): give it a moment.
+        time.sleep(0.05 * (attempt + 1))
+    if os.path.lexists(path):  # a file, or something rmtree could not remove
         raise DataFolderError(f"{tantivy_dir(data_dir)} cannot be removed; remove it by hand and run qmem index")
 
 
