@@ -70,7 +70,7 @@ def main() -> None:
         "Ranking quality, through `qmem eval` on the shared data sets:",
         read("quality.md"),
     ] + (["The optional vector tier (`bench/vector.py`):", read("vector.md")]
-         if os.path.exists(os.path.join(RESULTS, "vector.md")) else [])
+         if args.with_vector else [])  # a file left by an older run would pass stale numbers off as current
       + (["Step by step beside qmd (`bench/side_by_side.py`):", read("side_by_side.md")]
          if os.path.exists(os.path.join(RESULTS, "side_by_side.md")) else [])) + "\n"
     with open(os.path.join(RESULTS, "summary.md"), "w", encoding="utf-8") as handle:
