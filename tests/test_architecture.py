@@ -21,7 +21,7 @@ LAYERS: dict[str, float] = {
     "qmem.backends.opensearch_mapping": 3.44, "qmem.backends.opensearch_query": 3.44,
     "qmem.backends.opensearch": 3.5, "qmem.backends.tantivy": 3.5,
     "qmem.backends": 3.6, "qmem.parallel": 3.7,
-    "qmem.sync": 4, "qmem.search": 4, "qmem.retrieve": 4,
+    "qmem.hits": 3.9, "qmem.sync": 4, "qmem.search": 4, "qmem.retrieve": 4,
     "qmem.catalog": 5, "qmem.evaluate": 5.3, "qmem.watch": 5,
     "qmem.vector": 5, "qmem.vector.e5np": 4.95, "qmem.vector.models": 5, "qmem.vector.store": 5.1, "qmem.vector.hybrid": 5.2,
     "qmem.modes": 5.25,
