@@ -73,6 +73,19 @@ def test_worker_processes_build_the_same_index_as_one_process(tmp_path, monkeypa
         assert expected
 
 
+def test_a_full_refresh_by_workers_replaces_every_section_once(tmp_path, monkeypatch):
+    """A full refresh deletes the collection and then only adds (no per-file delete): the
+    index must hold each section once, as after the first build."""
+    root = str(tmp_path / "ws")
+    _write(root, 40)
+    cfg, _ = _build(tmp_path, monkeypatch, "many", root, 2)
+    first = index_snapshot(cfg.data_dir)
+    report = sync.refresh(cfg, full=True)
+    assert report.collections[0].full and report.collections[0].sections == len(first)
+    assert index_snapshot(cfg.data_dir) == first
+    assert index.open_reader(cfg.data_dir).searcher().num_docs == len(first)
+
+
 @pytest.mark.parametrize("worker", ["/bin/false", "garbage"])
 def test_a_worker_that_dies_or_talks_nonsense_leaves_the_work_to_the_main_process(tmp_path, monkeypatch, worker):
     root = str(tmp_path / "ws")

@@ -282,7 +282,10 @@ def _refresh_collection(
             result.unchanged += 1
             continue
         if read.prepared is not None:
-            writer.replace_prepared(coll.name, info.rel, read.prepared)
+            if result.full:  # the collection's sections were all deleted above: none to delete first
+                writer.add_prepared(coll.name, info.rel, read.prepared)
+            else:
+                writer.replace_prepared(coll.name, info.rel, read.prepared)
             count = len(read.prepared)
         else:
             writer.replace_file(coll.name, info.rel, read.sections, read.digest)
