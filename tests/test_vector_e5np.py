@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import math
 import struct
+import warnings
 
 import numpy as np
 import pytest
@@ -126,6 +127,39 @@ def test_forward_matches_a_per_text_reference_whatever_the_batching(tiny):
         assert np.abs(got - expected).max() < 2e-5, workers
     one_by_one = np.concatenate([model.embed([t], "") for t in texts])
     assert np.abs(one_by_one - expected).max() < 2e-5
+
+
+@pytest.mark.parametrize("gain", [0.1, 1.0, 40.0, -40.0])
+def test_attention_is_the_textbook_softmax_whatever_the_scores_size(gain):
+    """Scores of +-1000 overflow float32's exp and rows all below -100 underflow it: those
+    blocks are redone with the row maximum subtracted; small ones skip that pass."""
+    rng = np.random.default_rng(7)
+    heads, n, d = 3, 21, 8
+    q = rng.standard_normal((heads, n, d)).astype(np.float32) * abs(gain)
+    k = rng.standard_normal((heads, d, n)).astype(np.float32) * 4
+    if gain < 0:  # every score of a row far below zero
+        q, k = np.abs(q), -np.abs(k)
+    v = rng.standard_normal((heads, n, d)).astype(np.float32)
+    s = q.astype(np.float64) @ k
+    p = np.exp(s - s.max(-1, keepdims=True))
+    expected = (p / p.sum(-1, keepdims=True)) @ v
+    out = np.empty((n, heads, d), dtype=np.float32).transpose(1, 0, 2)  # a strided view, as in forward
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for grid in (1 << 18, n * n):  # all heads at once, one head at a time
+            out[:] = np.nan
+            e5np._attend(q, k, v, out, grid=grid)
+            assert np.abs(out - expected).max() < 1e-4 * max(1.0, abs(gain)), (gain, grid)
+
+
+def test_gelu_is_the_erf_gelu_to_float32_resolution():
+    x = np.concatenate([np.linspace(-12, 12, 20001), [0.0, -0.0, 1e-30, -1e-30, 1e4, -1e4, 1e30, -1e30]])
+    expected = np.array([0.5 * v * (1 + math.erf(v / math.sqrt(2))) for v in x])
+    got = x.astype(np.float32)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        e5np._gelu(got, chunk=4096)  # several chunks and a short last one
+    assert np.all(np.abs(got - expected) <= 1e-6 * np.maximum(1.0, np.abs(expected)))
 
 
 def test_text_past_the_window_is_not_read(tiny):

@@ -152,6 +152,7 @@ class Model:
         self.type = f32("emb.type")[:H]
         self.emb_ln = (f32("emb.ln.w"), f32("emb.ln.b"))
         self.weights = []
+        scale = np.float32(1.0 / math.sqrt(H // self.heads))  # attention's 1/sqrt(head size), on the queries
         for layer in range(self.layers):
             def w(name: str, rows: int, cols: int, layer: int = layer) -> np.ndarray:
                 return dequantize(self._q4(f"l{layer}.{name}.w"), rows, cols).T  # [in, out]: x @ w
@@ -159,8 +160,8 @@ class Model:
             def b(name: str, layer: int = layer) -> np.ndarray:
                 return f32(f"l{layer}.{name}")
             self.weights.append((
-                np.ascontiguousarray(np.concatenate([w("q", H, H), w("k", H, H), w("v", H, H)], axis=1)),
-                np.concatenate([b("q.b"), b("k.b"), b("v.b")]),
+                np.ascontiguousarray(np.concatenate([w("q", H, H) * scale, w("k", H, H), w("v", H, H)], axis=1)),
+                np.concatenate([b("q.b") * scale, b("k.b"), b("v.b")]),
                 np.ascontiguousarray(w("ao", H, H)), b("ao.b"), b("aln.w"), b("aln.b"),
                 np.ascontiguousarray(w("fi", FF, H)), b("fi.b"),
                 np.ascontiguousarray(w("fo", H, FF)), b("fo.b"), b("oln.w"), b("oln.b"),
@@ -212,45 +213,71 @@ class Model:
         return out
 
     def forward(self, batch: list[list[int]]) -> np.ndarray:
+        """Embeddings of a batch of token id lists: the products on all its tokens at once
+        (concatenated, nothing padded), attention text by text."""
         H, heads = self.H, self.heads
         hd = H // heads
-        lengths = np.array([len(ids) for ids in batch])
-        B, L = len(batch), int(lengths.max())
-        T = int(lengths.sum())
+        lengths = [len(ids) for ids in batch]
+        ends = np.cumsum(lengths).tolist()
+        spans = list(zip([0, *ends[:-1]], ends))
         flat = np.concatenate([np.asarray(ids, dtype=np.int64) for ids in batch])
         positions = np.concatenate([np.arange(n) for n in lengths])
-        padded = (np.arange(B)[:, None] * L + np.arange(L)[None, :])[np.arange(L)[None, :] < lengths[:, None]]
         used, where = np.unique(flat, return_inverse=True)  # only the word rows this batch needs
         rows = dequantize(self.word.reshape(-1, H // QK)[used], len(used), H)
         x = rows[where] + self.pos[positions] + self.type
         x = _layernorm(x, *self.emb_ln, self.eps)
-        mask = np.where(np.arange(L)[None, :] < lengths[:, None], 0.0, -1e30).astype(np.float32)[:, None, None, :]
-        scale = np.float32(1.0 / math.sqrt(hd))
-        grid = np.zeros((B * L, 3 * H), dtype=np.float32)
+        ctx = np.empty((ends[-1], H), dtype=np.float32)
         for wqkv, bqkv, wao, bao, aln_w, aln_b, wfi, bfi, wfo, bfo, oln_w, oln_b in self.weights:
-            grid[padded] = x @ wqkv + bqkv
-            qkv = grid.reshape(B, L, 3, heads, hd)
-            q = qkv[:, :, 0].transpose(0, 2, 1, 3)
-            k = qkv[:, :, 1].transpose(0, 2, 3, 1)
-            v = qkv[:, :, 2].transpose(0, 2, 1, 3)
-            s = np.matmul(q, k) * scale + mask  # [B, heads, L, L]
-            s -= s.max(axis=-1, keepdims=True)
-            np.exp(s, out=s)
-            s /= s.sum(axis=-1, keepdims=True)
-            ctx = np.matmul(s, v).transpose(0, 2, 1, 3).reshape(B * L, H)[padded]
-            x = _layernorm(x + (ctx @ wao + bao), aln_w, aln_b, self.eps)
+            qkv = x @ wqkv  # queries already scaled by 1/sqrt(head size) (see _read)
+            qkv += bqkv
+            for start, end in spans:
+                n = end - start
+                part = qkv[start:end].reshape(n, 3, heads, hd)
+                _attend(part[:, 0].transpose(1, 0, 2), part[:, 1].transpose(1, 2, 0), part[:, 2].transpose(1, 0, 2),
+                        ctx[start:end].reshape(n, heads, hd).transpose(1, 0, 2))
+            y = ctx @ wao
+            y += bao
+            y += x
+            x = _layernorm(y, aln_w, aln_b, self.eps)
             mid = x @ wfi
             mid += bfi
             _gelu(mid)
-            x = _layernorm(x + (mid @ wfo + bfo), oln_w, oln_b, self.eps)
-        pooled = np.add.reduceat(x, np.concatenate([[0], np.cumsum(lengths)[:-1]]), axis=0) / lengths[:, None]
+            y = mid @ wfo
+            y += bfo
+            y += x
+            x = _layernorm(y, oln_w, oln_b, self.eps)
+        pooled = np.add.reduceat(x, [start for start, _ in spans], axis=0) / np.array(lengths, dtype=np.float32)[:, None]
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)
         return (pooled / np.maximum(norms, 1e-12)).astype(np.float32)
 
 
+def _attend(q: np.ndarray, k: np.ndarray, v: np.ndarray, out: np.ndarray, grid: int = 1 << 18) -> None:
+    """out = softmax(q k) v for one text, heads first: q [heads, n, d] (scaled), k [heads, d, n],
+    v and out [heads, n, d]. The softmax is exact with fewer passes over the n x n scores than the
+    textbook's: exp without the row maximum subtracted (any constant per row gives the same
+    softmax; float32 holds every exp of these scores unless a sum leaves [1e-30, 1e30], and then
+    the block is redone the textbook way), and the row sums divide the n x d result instead of
+    the scores. Heads go `grid` scores at a time, so a long text's scores stay in cache."""
+    n = q.shape[1]
+    step = max(1, grid // (n * n))
+    for h in range(0, q.shape[0], step):
+        hs = slice(h, h + step)
+        scores = np.matmul(q[hs], k[hs])
+        with np.errstate(over="ignore"):  # an inf is caught by the sums' check
+            np.exp(scores, out=scores)
+        sums = scores.sum(axis=-1, keepdims=True)
+        if not (sums.max() < 1e30 and sums.min() > 1e-30):
+            scores = np.matmul(q[hs], k[hs])
+            scores -= scores.max(axis=-1, keepdims=True)
+            np.exp(scores, out=scores)
+            sums = scores.sum(axis=-1, keepdims=True)
+        np.matmul(scores, v[hs], out=out[hs])
+        out[hs] /= sums
+
+
 def shares(lengths: list[int], workers: int) -> list[list[int]]:
-    """Indexes of texts cut into at most `workers` runs of about equal tokens, each run of
-    similar lengths (sorted), so every worker's attention grid pads little."""
+    """Indexes of texts cut into at most `workers` runs of about equal tokens (by length, so a
+    worker's texts are alike)."""
     order = sorted(range(len(lengths)), key=lengths.__getitem__)
     total = sum(lengths)
     parts: list[list[int]] = []
@@ -267,18 +294,14 @@ def shares(lengths: list[int], workers: int) -> list[list[int]]:
     return parts
 
 
-def groups(lengths: list[int], waste: float = 0.2, tokens: int = 4096, grid: int = 1 << 18) -> list[list[int]]:
-    """Indexes of texts in runs of similar length: attention is computed on a padded grid,
-    so a run's padding stays under `waste` of its tokens (the matrix products never pad), and
-    a run's attention scores (texts x length^2 per head) stay within `grid` floats, which
-    keeps them in cache for long texts."""
+def groups(lengths: list[int], tokens: int = 4096) -> list[list[int]]:
+    """Indexes of texts in runs of at most `tokens` tokens (a longer text alone): one forward
+    pass each, which bounds its buffers (tokens x 1536 floats in the feed-forward)."""
     out: list[list[int]] = []
     run: list[int] = []
     total = 0
-    for i in sorted(range(len(lengths)), key=lengths.__getitem__):
-        n = lengths[i]
-        if run and ((len(run) + 1) * n > (1 + waste) * (total + n) or total + n > tokens
-                    or (len(run) + 1) * n * n > grid):
+    for i, n in enumerate(lengths):
+        if run and total + n > tokens:
             out.append(run)
             run, total = [], 0
         run.append(i)
@@ -297,33 +320,33 @@ def _layernorm(x: np.ndarray, w: np.ndarray, b: np.ndarray, eps: float) -> np.nd
     return x
 
 
-# erf by Abramowitz & Stegun 7.1.26 (absolute error < 1.5e-7, below float32's resolution here)
-_P = 0.3275911 / math.sqrt(2.0)
-_A = [a / 2.0 for a in (0.254829592, -0.284496736, 1.421413741, -1.453152027, 1.061405429)]
+# erf(x) ~ 1 - (1 + a1 x + ... + a6 x^6)^-16 for x >= 0, Abramowitz & Stegun 7.1.28 (absolute
+# error <= 3e-7, at float32's resolution here); coefficients for x = |v| / sqrt(2)
+_A = [a / math.sqrt(2.0) ** (i + 1) for i, a in enumerate(
+    (0.0705230784, 0.0422820123, 0.0092705272, 0.0001520143, 0.0002765672, 0.0000430638))]
 
 
-def _gelu(x: np.ndarray, chunk: int = 1 << 14) -> None:
+def _gelu(x: np.ndarray, chunk: int = 1 << 16) -> None:
     """x * Phi(x) in place (the exact, erf-based GELU BERT uses), written as
-    relu(x) - |x| * h(|x|) with h(a) = erfc(a / sqrt 2) / 2, in cache-sized chunks
-    with scratch buffers reused (numpy's passes are memory-bound otherwise)."""
+    (x + |x| erf(|x| / sqrt 2)) / 2 with the erf above: only products, sums and one reciprocal,
+    each a fast pass in numpy (its float32 exp costs as much as 18 of them on an AVX2 CPU),
+    in cache-sized chunks with scratch buffers reused."""
     flat = x.reshape(-1)
-    a, t, h = (np.empty(min(chunk, flat.size), dtype=np.float32) for _ in range(3))
-    for start in range(0, flat.size, chunk):
-        part = flat[start:start + chunk]
-        n = part.size
-        a_, t_, h_ = a[:n], t[:n], h[:n]
-        np.abs(part, out=a_)
-        np.multiply(a_, np.float32(_P), out=t_)
-        t_ += np.float32(1.0)
-        np.reciprocal(t_, out=t_)
-        np.multiply(t_, np.float32(_A[4]), out=h_)
-        for coef in (_A[3], _A[2], _A[1], _A[0]):
-            h_ += np.float32(coef)
-            h_ *= t_
-        np.square(a_, out=t_)
-        t_ *= np.float32(-0.5)
-        np.exp(t_, out=t_)
-        h_ *= t_
-        h_ *= a_
-        np.maximum(part, np.float32(0.0), out=part)
-        part -= h_
+    a, t = (np.empty(min(chunk, flat.size), dtype=np.float32) for _ in range(2))
+    with np.errstate(over="ignore"):  # a huge |x|: the power is inf, its reciprocal 0, erf 1
+        for start in range(0, flat.size, chunk):
+            part = flat[start:start + chunk]
+            a_, t_ = a[:part.size], t[:part.size]
+            np.abs(part, out=a_)
+            np.multiply(a_, np.float32(_A[5]), out=t_)
+            for coef in reversed(_A[:5]):
+                t_ += np.float32(coef)
+                t_ *= a_
+            t_ += np.float32(1.0)
+            for _ in range(4):
+                np.square(t_, out=t_)
+            np.reciprocal(t_, out=t_)  # erfc(|x| / sqrt 2)
+            np.subtract(np.float32(1.0), t_, out=t_)
+            t_ *= a_
+            part += t_
+            part *= np.float32(0.5)
