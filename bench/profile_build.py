@@ -28,7 +28,7 @@ def main() -> None:
     import tantivy
     import xxhash
 
-    from qmem import analysis, index, markdown
+    from qmem import analysis, markdown, writer
     from qmem.scan import scan
 
     rows: list[tuple[str, float]] = []
@@ -65,15 +65,15 @@ def main() -> None:
         try:
             data_dir = os.path.join(tmp, "data")
             os.makedirs(data_dir)
-            w = index.Writer(data_dir, 10)
+            w = writer.Writer(data_dir, 10)
             with w:
-                writer = w._open()
+                tantivy_writer = w._open()
                 t = cpu()
                 for info, secs in parsed:
                     w.add_sections("bench", info.rel, secs)
                 stage(f"[{name}] build docs + add_document", t)
                 t = cpu()
-                writer.commit()
+                tantivy_writer.commit()
                 stage(f"[{name}] commit (indexing threads catch up)", t)
                 t = cpu()
                 w.finish()

@@ -16,8 +16,8 @@ LAYERS: dict[str, float] = {
     "qmem.errors": -1,  # imports nothing: every layer may raise its errors
     "qmem": 0, "qmem.conventions": 0, "qmem.jsontext": 0, "qmem.fsutil": 0, "qmem.layout": 0.5, "qmem.backend_config": 0.5,
     "qmem.token_classes": 0.9, "qmem.analysis": 1, "qmem.markdown": 1, "qmem.config": 1,
-    "qmem.query": 2, "qmem.scan": 2, "qmem.reading": 2.5, "qmem.manifest": 2, "qmem.snippets": 2,
-    "qmem.index": 3, "qmem.backends.base": 3.4, "qmem.backends.opensearch_client": 3.42,
+    "qmem.query": 2, "qmem.scan": 1.9, "qmem.reading": 2.5, "qmem.manifest": 2, "qmem.snippets": 2,
+    "qmem.index": 3, "qmem.writer": 3.2, "qmem.backends.base": 3.4, "qmem.backends.opensearch_client": 3.42,
     "qmem.backends.opensearch_mapping": 3.44, "qmem.backends.opensearch_query": 3.44,
     "qmem.backends.opensearch": 3.5, "qmem.backends.tantivy": 3.5,
     "qmem.backends": 3.6, "qmem.parallel": 3.7,

@@ -10,7 +10,7 @@ import time
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from qmem import config, index, markdown, search, sync
+from qmem import config, markdown, search, sync, writer
 
 from .helpers import index_snapshot
 
@@ -103,9 +103,9 @@ def test_touched_but_unchanged_files_are_hashed_not_parsed_or_reindexed(tmp_path
     for path in paths:  # touched, not changed, and out of the racy window
         os.utime(path, (past + 60, past + 60))
     parsed, replaced, reads = [], [], []
-    real_parse, real_add, real_read = markdown.parse, index.Writer.add_sections, sync.read_sections
+    real_parse, real_add, real_read = markdown.parse, writer.Writer.add_sections, sync.read_sections
     monkeypatch.setattr(markdown, "parse", lambda *a, **k: parsed.append(a) or real_parse(*a, **k))
-    monkeypatch.setattr(index.Writer, "add_sections", lambda *a: replaced.append(a[2]) or real_add(*a))
+    monkeypatch.setattr(writer.Writer, "add_sections", lambda *a: replaced.append(a[2]) or real_add(*a))
     monkeypatch.setattr(sync, "read_sections", lambda info, *a: reads.append(info.rel) or real_read(info, *a))
     report = sync.refresh(cfg)
     c = report.collections[0]
@@ -124,8 +124,6 @@ def test_touched_but_unchanged_files_are_hashed_not_parsed_or_reindexed(tmp_path
 
 
 def test_manifest_columns_round_trip_and_junk_reads_as_empty(tmp_path):
-    from array import array
-
     from qmem import manifest
 
     data_dir = str(tmp_path / "data")
@@ -134,9 +132,9 @@ def test_manifest_columns_round_trip_and_junk_reads_as_empty(tmp_path):
     manifest.save(data_dir, manifest.Manifest("main", "/ws", 1234.5, dict(files)))
     stored = manifest.load(data_dir, "main")
     assert (stored.root, stored.refreshed_at, stored.sections) == ("/ws", 1234.5, 15)
-    paths, sizes, mtimes = list(files), array("q", [e[0] for e in files.values()]), array("q", [e[1] for e in files.values()])
+    paths, sizes, mtimes = list(files), [e[0] for e in files.values()], [e[1] for e in files.values()]
     assert stored.same_stats(paths, sizes, mtimes)
-    assert not stored.same_stats(paths, sizes, array("q", [e[1] + 1 for e in files.values()]))
+    assert not stored.same_stats(paths, sizes, [e[1] + 1 for e in files.values()])
     assert not stored.same_stats(paths[:2], sizes[:2], mtimes[:2])
     assert stored.files == files
     manifest.save(data_dir, manifest.Manifest("empty", "/ws", 1.0, {}))

@@ -15,7 +15,7 @@ from .test_reliability import setup_collection
 
 BUILDER = """
 import os, sys, time
-from qmem import config, index, sync
+from qmem import config, index, sync, writer
 point, ready, stop = sys.argv[1:4]
 
 def hold():
@@ -31,12 +31,12 @@ if point == "before-open":  # the write lock taken, no index folder yet
         return real_inspect(data_dir)
     sync.inspect = inspect
 else:  # documents added, nothing committed: an empty index exists
-    real_add = index.Writer.add_sections
+    real_add = writer.Writer.add_sections
     def add(self, *args):
         real_add(self, *args)
-        index.Writer.add_sections = real_add
+        writer.Writer.add_sections = real_add
         hold()
-    index.Writer.add_sections = add
+    writer.Writer.add_sections = add
 sync.refresh(config.load())
 """
 

@@ -207,15 +207,15 @@ def test_a_schema_change_rebuilds_the_index_but_keeps_the_vectors(cfg):
 
 KILLED_MID_BUILD = """
 import os, signal
-from qmem import config, index, sync
+from qmem import config, index, sync, writer
 calls = {"n": 0}
-real = index.Writer.add_prepared
+real = writer.Writer.add_prepared
 def add(self, *a, **k):
     calls["n"] += 1
     if calls["n"] == 25:
         os.kill(os.getpid(), signal.SIGKILL)
     return real(self, *a, **k)
-index.Writer.add_prepared = add
+writer.Writer.add_prepared = add
 sync.refresh(config.load())
 """
 

@@ -134,21 +134,21 @@ def test_searches_never_fail_while_refreshes_commit(tmp_path):
 
 KILLABLE = """
 import os, signal, sys
-from qmem import config, index, manifest, sync
+from qmem import config, manifest, sync, writer
 point = sys.argv[1]
 if point == "before-manifest":
     manifest.save = lambda *a, **k: os.kill(os.getpid(), signal.SIGKILL)
 elif point == "mid-add":
     calls = {"n": 0}
-    real = index.Writer.add_sections
+    real = writer.Writer.add_sections
     def add(self, *a, **k):
         calls["n"] += 1
         if calls["n"] == 40:
             os.kill(os.getpid(), signal.SIGKILL)
         return real(self, *a, **k)
-    index.Writer.add_sections = add
+    writer.Writer.add_sections = add
 elif point == "before-commit":
-    index.Writer.commit = lambda self: os.kill(os.getpid(), signal.SIGKILL)
+    writer.Writer.commit = lambda self: os.kill(os.getpid(), signal.SIGKILL)
 sync.refresh(config.load())
 """
 
@@ -282,13 +282,13 @@ def test_searches_leave_no_open_files_behind(cfg):
 def test_index_and_manifests_that_disagree_are_rebuilt(tmp_path):
     """Sections the manifests do not know of (a crash of an older qmem, a hand-edited data
     folder) are found by counting and the index rebuilt: the result equals a fresh build."""
-    from qmem import index, markdown
+    from qmem import markdown, writer
 
     cfg, root = setup_collection(tmp_path, 6)
     sync.refresh(cfg)
-    with index.Writer(cfg.data_dir, 1) as writer:  # a ghost file: in the index, in no manifest, on no disk
-        writer.add_sections("main", "memory/ghost.md", markdown.parse("# ghost\n- [K] wallet quokka\n"))
-        writer.commit()
+    with writer.Writer(cfg.data_dir, 1) as w:  # a ghost file: in the index, in no manifest, on no disk
+        w.add_sections("main", "memory/ghost.md", markdown.parse("# ghost\n- [K] wallet quokka\n"))
+        w.commit()
     report = sync.refresh(cfg)
     assert "manifests list" in report.healed
     assert index_snapshot(cfg.data_dir) == fresh_build(cfg, tmp_path, "fresh")

@@ -11,7 +11,7 @@ import random
 import pytest
 
 from qmem.fsutil import is_inside
-from qmem.scan import SKIP_DIRS, FileInfo, Matcher, _by_name, bad_name, scan, scan_columns, shown_name
+from qmem.scan import SKIP_DIRS, FileInfo, Known, Matcher, _by_name, bad_name, scan, scan_columns, shown_name
 
 
 def reference_scan(root: str, patterns: list[str], exclude: list[str]) -> tuple[list[FileInfo], list[str]]:
@@ -152,6 +152,10 @@ def test_scan_columns_matches_the_reference_scan(tmp_path, seed):
         got_files, got_warnings = scan(str(root), patterns, exclude)
         assert (flat(got_files), got_warnings) == (flat(want_files), want_warnings)
         rels = [f.rel for f in want_files]
-        for known in (rels, rels[::2], rels[1:]):  # the manifest's paths, or some of them
+        first = scan_columns(str(root), patterns, exclude)
+        # the manifest's paths, or some of them; with the glob verdicts of the last scan
+        for known in (rels, rels[::2], rels[1:], Known(rels, first.rejected, first.folders),
+                      Known(rels[1:], first.rejected[1:], dict(list(first.folders.items())[1:]))):
             listing = scan_columns(str(root), patterns, exclude, known)
             assert (flat(listing.infos()), listing.warnings) == (flat(want_files), want_warnings)
+            assert (set(listing.rejected), listing.folders) == (set(first.rejected), first.folders)

@@ -1,4 +1,5 @@
-"""The Tantivy side of the engine: schema, where the index lives, the writer, query compiling.
+"""The Tantivy side of the engine: schema, where the index lives, query compiling (the
+refresh's writer is `writer.py`, which imports this module on its first write).
 
 Everything that knows about Tantivy is here, behind three verbs a different engine could
 offer too: replace a file's sections, delete a file or a collection, search with an
@@ -16,8 +17,8 @@ import tantivy
 import xxhash
 
 from . import analysis
-from .errors import DataFolderError, IndexBusyError, IndexCorruptError, IndexMissingError
-from .fsutil import FileLock, lock_held
+from .errors import DataFolderError, IndexMissingError
+from .fsutil import lock_held
 from .layout import lock_path, stale_versions, tantivy_dir, version_dir
 from .query import QueryForm
 
@@ -114,10 +115,10 @@ def inspect(data_dir: str) -> tuple[str | None, int]:
         index = tantivy.Index.open(tantivy_dir(data_dir))
         return None, index.searcher().num_docs
     except Exception as exc:  # ValueError, or a pyo3 PanicException from a damaged file
-        return _reason(exc), -1
+        return reason(exc), -1
 
 
-def _reason(exc: BaseException) -> str:
+def reason(exc: BaseException) -> str:
     text = str(exc).split("\n", 1)[0]
     return f"{type(exc).__name__}: {text[:160]}"
 
@@ -222,143 +223,6 @@ def open_reader(data_dir: str) -> tantivy.Index:
     index = tantivy.Index.open(path)  # ValueError when damaged (or a segment just merged away)
     analysis.register(index)
     return index
-
-
-class Writer:
-    """One refresh's exclusive hold on the index: our file lock, then Tantivy's writer.
-
-    The file lock (in the version folder) also guards the manifests, so everything a refresh
-    writes happens under one lock. Tantivy's writer is opened on the first change, so a
-    refresh that finds nothing to do never pays for it. Nothing is visible to searches
-    before `commit`.
-    """
-
-    def __init__(self, data_dir: str, timeout: float) -> None:
-        self.data_dir = data_dir
-        self.timeout = timeout
-        self.lock = FileLock(lock_path(data_dir), timeout)
-        self.index: tantivy.Index | None = None
-        self.writer: tantivy.IndexWriter | None = None
-        self.schema = build_schema()
-        self.created = False
-
-    def __enter__(self) -> Writer:
-        try:
-            acquired = self.lock.acquire()
-        except OSError as exc:
-            raise DataFolderError(unusable_path(lock_path(self.data_dir), exc)) from None
-        if not acquired:
-            raise IndexBusyError(
-                f"another qmem refresh holds the index ({version_dir(self.data_dir)}) "
-                f"for over {self.timeout:g}s; try again later"
-            )
-        self.created = not os.path.exists(os.path.join(tantivy_dir(self.data_dir), "meta.json"))
-        return self
-
-    def reset(self) -> None:
-        """Start the index afresh (under the lock): the old one was damaged or stale."""
-        self.writer = None
-        self.index = None
-        reset(self.data_dir)
-        self.created = True
-
-    def _open(self) -> tantivy.IndexWriter:
-        if self.writer is not None:
-            return self.writer
-        path = tantivy_dir(self.data_dir)
-        try:
-            os.makedirs(path, exist_ok=True)
-        except OSError as exc:
-            raise DataFolderError(unusable_path(path, exc)) from None
-        try:
-            if os.path.exists(os.path.join(path, "meta.json")):
-                self.index = tantivy.Index.open(path)
-            else:
-                self.index = tantivy.Index(self.schema, path=path)
-        except Exception as exc:  # damaged meta.json or segment files: the caller rebuilds
-            raise IndexCorruptError(f"the index in {path} is damaged ({_reason(exc)})") from None
-        analysis.register(self.index)
-        deadline = time.monotonic() + self.timeout
-        while True:
-            try:
-                self.writer = self.index.writer(WRITER_HEAP, WRITER_THREADS)
-                return self.writer
-            except ValueError as exc:  # LockBusy: a writer outside our lock protocol
-                if "LockBusy" not in str(exc) or time.monotonic() >= deadline:
-                    raise IndexBusyError(f"the index writer is busy: {exc}") from None
-                time.sleep(0.1)
-
-    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
-        try:
-            if self.writer is not None and exc_type is not None:
-                try:
-                    self.writer.rollback()
-                except Exception:
-                    pass
-            self.writer = None  # dropping it releases Tantivy's lock
-            self.index = None
-        finally:
-            self.lock.release()
-
-    # -- the engine-neutral verbs -------------------------------------------------------
-    def delete_file(self, collection: str, path: str) -> None:
-        self._open().delete_documents_by_term("key", doc_key(collection, path))
-
-    def delete_collection(self, collection: str) -> None:
-        self._open().delete_documents_by_term("collection", collection)
-
-    def add_sections(self, collection: str, path: str, sections: list) -> None:
-        self.add_prepared(collection, path, prepare(collection, path, sections))
-
-    def add_prepared(self, collection: str, path: str, prepared: list[Prepared]) -> None:
-        key = doc_key(collection, path)
-        add = self._open().add_document
-        Document = tantivy.Document
-        for heading, body, types, date, expires, meta in prepared:
-            doc = Document()
-            doc.add_text("key", key)
-            doc.add_text("collection", collection)
-            doc.add_text("path", path)
-            doc.add_text("heading", heading)
-            doc.add_text("body", body)
-            for t in types:
-                doc.add_text("types", t)
-            doc.add_unsigned("date", date)
-            doc.add_unsigned("expires", expires)
-            doc.add_bytes("meta", meta)
-            add(doc)
-
-    def replace_prepared(self, collection: str, path: str, prepared: list[Prepared]) -> None:
-        self.delete_file(collection, path)
-        self.add_prepared(collection, path, prepared)
-
-    def replace_file(self, collection: str, path: str, sections: list) -> None:
-        self.delete_file(collection, path)
-        self.add_sections(collection, path, sections)
-
-    def commit(self) -> None:
-        self._open().commit()
-
-    def finish(self) -> None:
-        """Let background merges end so the next search opens few segments."""
-        if self.writer is not None:
-            self.writer.wait_merging_threads()
-            self.writer = None
-
-
-def unusable_path(path: str, exc: OSError) -> str:
-    """One line saying what stands in the way of using `path` and exactly what to remove."""
-    probe_path = path
-    while probe_path and probe_path != os.path.dirname(probe_path):
-        if os.path.lexists(probe_path):
-            break
-        probe_path = os.path.dirname(probe_path)
-    if probe_path == path and os.path.isdir(path) and path.endswith(".lock"):
-        return f"{path} is a folder where qmem keeps its lock file; remove it (rm -r '{path}') and retry"
-    if os.path.lexists(probe_path) and not os.path.isdir(probe_path) and probe_path != path:
-        return (f"{probe_path} is a file where qmem needs a folder for its index data; remove or move it, "
-                f"or set QMEM_DATA / data_dir to another folder")
-    return f"cannot use {path}: {exc.strerror or exc}"
 
 
 def compile_query(form: QueryForm, schema: tantivy.Schema) -> tantivy.Query | None:

@@ -9,16 +9,22 @@ refresh added and that vanished, moved or turned binary since leaves nothing in 
 
 from __future__ import annotations
 
-import json
 import os
-from array import array
 from itertools import islice
 
 from .fsutil import atomic_write
 from .layout import manifest_dir, manifest_path
 
-MANIFEST_VERSION = 2  # 2: columns in a marshal file (v1: one JSON object per file)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .scan import Known, Listing
+
+# 3: columns as marshal blobs, and the glob verdicts; 2: columns as arrays; 1: JSON per file
+MANIFEST_VERSION = 3
 _SEP = "\0"  # never in a path or a hex digest
+# Number columns are marshal blobs of version 2, which has no back-references: equal lists give
+# equal bytes, so a scan's columns are compared with the stored ones without loading these.
+_BLOB = 2
 
 Rules = tuple[tuple[str, ...], tuple[str, ...]]  # a collection's (patterns, excludes)
 
@@ -28,11 +34,12 @@ def rules_of(patterns: list[str], exclude: list[str]) -> Rules:
 
 
 class Manifest:
-    """Stored as columns (paths, sizes, mtimes, digests, section counts) that load in a few ms
-    for 20,000 files; `files`, the path → entry dict, is built on first use, so a no-op
-    refresh that only compares the stat columns never builds it."""
+    """Stored as columns (paths, sizes, mtimes, digests, section counts) that load in about a
+    millisecond for 20,000 files; `files`, the path → entry dict, is built on first use, so a
+    no-op refresh that only compares the stat columns never builds it."""
 
-    __slots__ = ("collection", "root", "refreshed_at", "rules", "_files", "_columns")
+    __slots__ = ("collection", "root", "refreshed_at", "rules", "rejected", "folders", "outdated", "_files",
+                 "_columns")
 
     def __init__(self, collection: str, root: str = "", refreshed_at: float = 0.0,
                  files: dict[str, list] | None = None, rules: Rules | None = None) -> None:
@@ -40,8 +47,12 @@ class Manifest:
         self.root = root
         self.refreshed_at = refreshed_at  # unix seconds of the last refresh, 0 = never
         # The (patterns, excludes) every path listed passed, when known: a scan with the same
-        # rules needs no glob match or name check for these paths (see `known_paths`).
+        # rules needs no glob match or name check for these paths (see `known`), nor for the
+        # paths it rejected (`rejected`) and the folders it pruned or entered (`folders`).
         self.rules = rules
+        self.rejected: list[str] = []
+        self.folders: dict[str, bool] = {}
+        self.outdated = False  # read from an older format: the next refresh rewrites it
         # rel path → [size, mtime_ns, xxh3 hex, sections]; size -1 forces a re-hash next time
         self._files: dict[str, list] | None = files or {}
         self._columns: _Columns | None = None
@@ -51,7 +62,8 @@ class Manifest:
         if self._files is None:
             c = self._columns
             assert c is not None
-            self._files = {p: [s, m, d, n] for p, s, m, d, n in zip(c.paths, c.sizes, c.mtimes, c.digests(), c.sections)}
+            self._files = {p: [s, m, d, n] for p, s, m, d, n in zip(c.paths(), c.sizes(), c.mtimes(), c.digests(),
+                                                                    c.sections)}
         return self._files
 
     @files.setter
@@ -64,7 +76,22 @@ class Manifest:
         if self.rules != rules or self.root != root:
             return []
         c = self._columns
-        return c.paths if self._files is None and c is not None else sorted(self.files)
+        return c.paths() if self._files is None and c is not None else sorted(self.files)
+
+    def known(self, root: str, rules: Rules) -> Known | None:
+        """What a scan of `root` with these rules may take as checked (see scan.Known); None
+        when these paths were not found with the same root and rules."""
+        from .scan import Known
+
+        if self.rules != rules or self.root != root:
+            return None
+        c = self._columns
+        paths = c.paths_text if self._files is None and c is not None else sorted(self.files)
+        return Known(paths, self.rejected, self.folders)
+
+    def same_verdicts(self, listing: Listing) -> bool:
+        """True when the scan's glob verdicts are those stored (nothing to record)."""
+        return set(listing.rejected) == set(self.rejected) and listing.folders == self.folders
 
     @property
     def sections(self) -> int:
@@ -72,25 +99,56 @@ class Manifest:
             return sum(self._columns.sections)
         return sum(entry[3] for entry in self.files.values())
 
-    def same_stats(self, paths: list[str], sizes: array, mtimes: array) -> bool:
+    def same_stats(self, paths: list[str], sizes: list[int], mtimes: list[int]) -> bool:
         """True when the scan found exactly the stored paths with the stored sizes and mtimes
         (in order): nothing to read. Compared as whole columns, without a per-file step."""
+        import marshal
+
         c = self._columns
         if c is None:
             files = self.files
             return list(files) == paths and all(
                 files[p][0] == s and files[p][1] == m for p, s, m in zip(paths, sizes, mtimes))
-        return c.paths == paths and c.sizes == sizes and c.mtimes == mtimes
+        return (len(paths) == c.count and c.paths_text == _SEP.join(paths)
+                and c.sizes_blob == marshal.dumps(sizes, _BLOB) and c.mtimes_blob == marshal.dumps(mtimes, _BLOB))
 
 
 class _Columns:
-    __slots__ = ("paths", "sizes", "mtimes", "_digests", "sections")
+    """The stored columns, decoded only when asked for."""
 
-    def __init__(self, paths: list[str], sizes: array, mtimes: array, digests: str, sections: array) -> None:
-        self.paths, self.sizes, self.mtimes, self._digests, self.sections = paths, sizes, mtimes, digests, sections
+    __slots__ = ("count", "paths_text", "sizes_blob", "mtimes_blob", "digests_text", "sections")
+
+    def __init__(self, count: int, paths_text: str, sizes_blob: bytes, mtimes_blob: bytes, digests_text: str,
+                 sections: list[int]) -> None:
+        self.count, self.paths_text, self.digests_text = count, paths_text, digests_text
+        self.sizes_blob, self.mtimes_blob = sizes_blob, mtimes_blob
+        self.sections = sections  # decoded (and checked) when loaded: every refresh sums them
+
+    def paths(self) -> list[str]:
+        return self.paths_text.split(_SEP) if self.count else []
 
     def digests(self) -> list[str]:
-        return self._digests.split(_SEP) if self.paths else []
+        return self.digests_text.split(_SEP) if self.count else []
+
+    def sizes(self) -> list[int]:
+        return _ints(self.sizes_blob, self.count)
+
+    def mtimes(self) -> list[int]:
+        return _ints(self.mtimes_blob, self.count)
+
+
+
+def _ints(blob: bytes, count: int) -> list[int]:
+    """A stored number column; a damaged one reads as -1 throughout (sizes and mtimes: every
+    file is hashed again, and its hash decides)."""
+    import marshal
+
+    try:
+        values = marshal.loads(blob)
+    except (ValueError, EOFError, TypeError):
+        values = None
+    return values if type(values) is list and len(values) == count and all(type(v) is int for v in values) \
+        else [-1] * count
 
 
 def _stamp_path(data_dir: str, collection: str) -> str:
@@ -116,38 +174,55 @@ def load(data_dir: str, collection: str) -> Manifest:
 
 def _decode(collection: str, data: bytes) -> Manifest | None:
     """A manifest a refresh can trust, or None: anything else reads as empty (→ that
-    collection is rebuilt), never as a crash."""
+    collection is rebuilt), never as a crash. Version 2 is read too (and marked outdated)."""
     import marshal
 
     try:
         raw = marshal.loads(data)
-        if type(raw) is not dict or raw.get("v") != MANIFEST_VERSION:
+        if type(raw) is not dict or raw.get("v") not in (2, MANIFEST_VERSION):
             return None
         root, refreshed_at, count = raw["root"], raw["refreshed_at"], raw["count"]
         paths_text, digests_text = raw["paths"], raw["digests"]
-        if not (type(root) is str and type(refreshed_at) in (int, float) and type(count) is int
+        if not (type(root) is str and type(refreshed_at) in (int, float) and type(count) is int and count >= 0
                 and type(paths_text) is str and type(digests_text) is str):
             return None
-        columns = [array("q"), array("q"), array("q")]
-        for column, key in zip(columns, ("sizes", "mtimes", "sections")):
-            column.frombytes(raw[key])
+        blobs = [raw["sizes"], raw["mtimes"], raw["sections"]]
+        if raw["v"] == 2:  # arrays of int64: the same numbers as blobs
+            from array import array
+
+            for i, blob in enumerate(blobs):
+                column = array("q")
+                column.frombytes(blob)
+                blobs[i] = marshal.dumps(column.tolist(), _BLOB)
+        sizes_blob, mtimes_blob, sections_blob = blobs
+        if not all(type(blob) is bytes for blob in blobs):
+            return None
+        sections = marshal.loads(sections_blob)  # needed by every refresh (the index's count)
     except (ValueError, EOFError, TypeError, KeyError):
         return None
-    paths = paths_text.split(_SEP) if count else []
-    digests = digests_text.split(_SEP) if count else []
-    sizes, mtimes, sections = columns
-    if not (len(paths) == len(digests) == len(sizes) == len(mtimes) == len(sections) == count):
+    # Without splitting 20,000 paths: as many of each, no empty path (which "\0\0" would hide).
+    if count and not (paths_text.count(_SEP) == digests_text.count(_SEP) == count - 1 and _valid_counts(sections, count)
+                      and "" not in (paths_text[:1], paths_text[-1:]) and _SEP * 2 not in paths_text):
         return None
-    if count and (min(sections) < 0 or "" in paths):
+    if not count and (paths_text or digests_text or sections != []):
         return None
     rules = raw.get("rules")
     if not (type(rules) is tuple and len(rules) == 2
             and all(type(part) is tuple and all(type(x) is str for x in part) for part in rules)):
         rules = None  # written before rules were kept, or junk: every path is checked
     stored = Manifest(collection, root, refreshed_at, rules=rules)
+    rejected, folders = raw.get("rejected"), raw.get("folders")
+    if rules is not None and type(rejected) is list and all(type(x) is str for x in rejected) \
+            and type(folders) is dict and all(type(k) is str and type(v) is bool for k, v in folders.items()):
+        stored.rejected, stored.folders = rejected, folders
+    stored.outdated = raw["v"] != MANIFEST_VERSION
     stored._files = None
-    stored._columns = _Columns(paths, sizes, mtimes, digests_text, sections)
+    stored._columns = _Columns(count, paths_text, sizes_blob, mtimes_blob, digests_text, sections)
     return stored
+
+
+def _valid_counts(values: object, count: int) -> bool:
+    return type(values) is list and len(values) == count and all(type(v) is int for v in values) and min(values) >= 0
 
 
 def stored_root(path: str) -> str | None:
@@ -160,6 +235,8 @@ def stored_root(path: str) -> str | None:
     stored = _decode("", data)
     if stored is not None:
         return stored.root
+    import json  # here only: json imports re and enum, which a refresh that finds no change never needs
+
     try:
         root = json.loads(data).get("root")  # a v1 (JSON) manifest
     except (ValueError, AttributeError):
@@ -181,13 +258,15 @@ def save(data_dir: str, manifest: Manifest) -> None:
         "refreshed_at": manifest.refreshed_at,
         "count": len(files),
         "paths": _SEP.join(files),
-        "sizes": array("q", [e[0] for e in entries]).tobytes(),
-        "mtimes": array("q", [e[1] for e in entries]).tobytes(),
+        "sizes": marshal.dumps([e[0] for e in entries], _BLOB),
+        "mtimes": marshal.dumps([e[1] for e in entries], _BLOB),
         "digests": _SEP.join([e[2] for e in entries]),
-        "sections": array("q", [e[3] for e in entries]).tobytes(),
+        "sections": marshal.dumps([e[3] for e in entries], _BLOB),
     }
     if manifest.rules is not None:
         payload["rules"] = manifest.rules
+        payload["rejected"] = sorted(set(manifest.rejected))
+        payload["folders"] = manifest.folders
     atomic_write(manifest_path(data_dir, manifest.collection), marshal.dumps(payload))
     try:
         os.unlink(os.path.join(manifest_dir(data_dir), f"{manifest.collection}.json"))  # a v1 manifest
@@ -214,8 +293,14 @@ def load_intent(data_dir: str, collection: str) -> set[str]:
     """Paths a refresh was changing in the index when it stopped before saving its manifest."""
     try:
         with open(_intent_path(data_dir, collection), "rb") as handle:
-            raw = json.loads(handle.read())
-    except (OSError, ValueError):
+            data = handle.read()
+    except OSError:
+        return set()
+    import json
+
+    try:
+        raw = json.loads(data)
+    except ValueError:
         return set()
     return {p for p in raw if isinstance(p, str)} if isinstance(raw, list) else set()
 

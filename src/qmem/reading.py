@@ -8,8 +8,11 @@ import os
 
 import xxhash
 
-from . import markdown
 from .scan import FileInfo
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .markdown import Section
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
 
@@ -26,12 +29,14 @@ class FileRead:
         self.text = text
         self.problem = problem
         self.rel = rel
-        self._sections: list[markdown.Section] | None = None
+        self._sections: list[Section] | None = None
         self.prepared = prepared  # the sections as a worker prepared them for the index (`parallel`)
 
     @property
-    def sections(self) -> list[markdown.Section] | None:
+    def sections(self) -> list[Section] | None:
         if self._sections is None and self.text is not None:
+            from . import markdown  # here: a refresh that parses nothing never imports it
+
             file_date = markdown.parse_date(os.path.basename(self.rel))
             self._sections = markdown.parse(self.text, file_date)
         return self._sections

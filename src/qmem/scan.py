@@ -8,9 +8,6 @@ from __future__ import annotations
 
 import gc
 import os
-import re
-from bisect import bisect_left
-from array import array
 from itertools import compress, islice
 from operator import attrgetter
 
@@ -28,17 +25,27 @@ _st_size = attrgetter("st_size")
 _st_mtime_ns = attrgetter("st_mtime_ns")
 # Names the index cannot hold faithfully: bytes that are not UTF-8 (Python shows them as lone
 # surrogates) and control or line-break characters, which would break line-based output.
-_BAD_NAME = re.compile(r"[\x00-\x1f\x7f\x85\u2028\u2029\ud800-\udfff]")
+BAD_NAME = r"[\x00-\x1f\x7f\x85\u2028\u2029\ud800-\udfff]"
+_bad_name_re = None  # BAD_NAME compiled on first use: `re` costs a no-op refresh ~5 ms
+
+
+def _bad_name():  # noqa: ANN202 - re.Pattern
+    global _bad_name_re
+    if _bad_name_re is None:
+        import re
+
+        _bad_name_re = re.compile(BAD_NAME)
+    return _bad_name_re
 
 
 def bad_name(name: str) -> bool:
-    return not (name.isascii() and name.isprintable()) and _BAD_NAME.search(name) is not None
+    return not (name.isascii() and name.isprintable()) and _bad_name().search(name) is not None
 
 
 def shown_name(rel: str) -> str:
     """A path as printable text: undecodable bytes as \\xNN, control characters escaped."""
     text = rel.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-    return _BAD_NAME.sub(lambda m: ascii(m.group())[1:-1], text)
+    return _bad_name().sub(lambda m: ascii(m.group())[1:-1], text)
 
 
 class FileInfo:
@@ -52,18 +59,29 @@ class FileInfo:
 
 
 class Matcher:
-    """Compiled include/exclude globs for paths relative to a root."""
+    """Compiled include/exclude globs for paths relative to a root, compiled on first use (a
+    scan whose paths are all known needs no glob match: see `scan_columns`)."""
 
     def __init__(self, patterns: list[str], exclude: list[str]) -> None:
+        self.patterns, self.excludes = patterns, exclude
+        self.bases = _walk_bases(patterns)
+        self._compiled = False
+        self._wanted = self._exclude = None  # re.Pattern | None once compiled
+
+    def _compile(self) -> None:
+        import re
+
+        patterns, exclude = self.patterns, self.excludes
         include = "|".join(f"(?:{glob_to_regex(p)})" for p in patterns)
         excluded = "|".join(f"(?:{glob_to_regex(p)})" for p in exclude)
-        self.include = re.compile(include) if patterns else None
-        self.exclude = re.compile(excluded) if exclude else None
+        self._exclude = re.compile(excluded) if exclude else None
         # One regex call per file: included and not excluded.
         self._wanted = re.compile(f"(?!(?:{excluded})\\Z)(?:{include})" if exclude else include) if patterns else None
-        self.bases = _walk_bases(patterns)
+        self._compiled = True
 
     def wants(self, rel: str) -> bool:
+        if not self._compiled:
+            self._compile()
         if self._wanted is None or not self._wanted.fullmatch(rel):
             return False
         # the bonsai tree's branch indexes repeat their leaves' first lines
@@ -71,7 +89,11 @@ class Matcher:
 
     def prunes(self, rel_dir: str) -> bool:
         """True when everything under `rel_dir` is excluded (`archive/**`)."""
-        return bool(self.exclude and self.exclude.fullmatch(rel_dir + "/"))
+        if not self.excludes:
+            return False
+        if not self._compiled:
+            self._compile()
+        return self._exclude.fullmatch(rel_dir + "/") is not None
 
 
 def _walk_bases(patterns: list[str]) -> list[tuple[str, int | None]]:
@@ -105,12 +127,17 @@ def _walk_bases(patterns: list[str]) -> list[tuple[str, int | None]]:
 class Listing:
     """A scan's result as columns, sorted by path: `rels`, `sizes`, `mtimes` (one entry per
     file), the warnings, and the real root. FileInfo records are made only when asked for
-    (`infos()`), so a refresh that finds nothing changed never builds 20,000 of them."""
+    (`infos()`), so a refresh that finds nothing changed never builds 20,000 of them.
+    `rejected` (paths the globs turned down, in the order met) and `folders` (folder → pruned
+    by the excludes) are the glob verdicts, for the next scan's `Known`."""
 
-    __slots__ = ("root", "rels", "sizes", "mtimes", "warnings")
+    __slots__ = ("root", "rels", "sizes", "mtimes", "warnings", "rejected", "folders")
 
-    def __init__(self, root: str, rels: list[str], sizes: array, mtimes: array, warnings: list[str]) -> None:
+    def __init__(self, root: str, rels: list[str], sizes: list[int], mtimes: list[int], warnings: list[str],
+                 rejected: list[str] | None = None, folders: dict[str, bool] | None = None) -> None:
         self.root, self.rels, self.sizes, self.mtimes, self.warnings = root, rels, sizes, mtimes, warnings
+        self.rejected = rejected or []
+        self.folders = folders or {}
 
     def __len__(self) -> int:
         return len(self.rels)
@@ -151,33 +178,38 @@ def _stat_names(fd: int | None, dir_prefix: str, names: list[str]) -> tuple[list
         return results, True
 
 
-class _Known:
-    """Paths an earlier scan with the same root and rules returned (a manifest's, in path
-    order): each passed the globs and the name check, so it needs neither again."""
+_SEP = "\0"
 
-    __slots__ = ("paths", "_set")
 
-    def __init__(self, paths: list[str]) -> None:
-        self.paths = paths
+class Known:
+    """What an earlier scan of this root with the same patterns and excludes found (a
+    manifest's): its paths, `\\0`-joined in path order (each passed the globs and the name
+    check), the paths the globs rejected, and which folders the excludes pruned. Globs are a
+    pure function of the path and the rules, so a scan needs no glob match (nor `re`) for
+    any of these; only a path or folder it has never seen is matched."""
+
+    __slots__ = ("_text", "rejected", "folders", "_set")
+
+    def __init__(self, paths: str | list[str] = "", rejected: list[str] | None = None,
+                 folders: dict[str, bool] | None = None) -> None:
+        text = paths if isinstance(paths, str) else _SEP.join(paths)
+        self._text = _SEP + text + _SEP if text else ""
+        self.rejected = set(rejected or ())
+        self.folders = folders or {}
         self._set: set[str] | None = None
 
     def has_all(self, rels: list[str]) -> bool:
-        """True when all these paths (in path order) are known: one slice comparison when a
-        folder's files are those of the last scan. Sound even if `paths` were not sorted:
-        equal slices prove it."""
-        paths = self.paths
-        if not paths or not rels:
-            return False
-        at = bisect_left(paths, rels[0])
-        return paths[at:at + len(rels)] == rels
+        """True when all these paths are known, found as one run: a folder whose files are
+        those of the last scan costs one substring search (no path holds a NUL)."""
+        return bool(rels and self._text) and _SEP + _SEP.join(rels) + _SEP in self._text
 
     def __contains__(self, rel: str) -> bool:
         if self._set is None:
-            self._set = set(self.paths)
+            self._set = set(self._text.split(_SEP)) - {""}
         return rel in self._set
 
 
-def scan_columns(root: str, patterns: list[str], exclude: list[str], known: list[str] | None = None) -> Listing:
+def scan_columns(root: str, patterns: list[str], exclude: list[str], known: Known | list[str] | None = None) -> Listing:
     """All matching files under `root`, as columns sorted by path, and warnings about what
     was skipped.
 
@@ -186,19 +218,19 @@ def scan_columns(root: str, patterns: list[str], exclude: list[str], known: list
     when it has one), so link loops end and no file is indexed twice. Each folder is listed
     once (`scandir`: entry types come from the listing, no syscall) and each plain file is
     stat'ed once, by name relative to the open folder, the files of a folder together.
-    `known`: the paths an earlier scan of this root with the same patterns and excludes
-    returned (a manifest's); they need no glob match or name check, so a folder whose files
-    are all known costs its listing and one stat per file.
+    `known`: what an earlier scan of this root with the same patterns and excludes found (a
+    manifest's `Known`, or just its paths); none of it needs a glob match or name check, so
+    a folder whose files are all known costs its listing and one stat per file.
     """
     matcher = Matcher(patterns, exclude)
     real_root = os.path.realpath(root)
     if not os.path.isdir(real_root):
-        return Listing(real_root, [], array("q"), array("q"), [f"{root}: collection root is missing or not a folder"])
+        return Listing(real_root, [], [], [], [f"{root}: collection root is missing or not a folder"])
     # ~20,000 short-lived stat results and no reference cycles: collecting only costs time.
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _scan(matcher, real_root, _Known(known or []))
+        return _scan(matcher, real_root, known if isinstance(known, Known) else Known(known or []))
     finally:
         if collecting:
             gc.enable()
@@ -209,12 +241,15 @@ def _scan(matcher: Matcher, real_root: str, known: _Known) -> Listing:
     sizes: list[int] = []
     mtimes: list[int] = []
     warnings: list[str] = []
+    rejected: list[str] = []  # paths the globs turned down
+    folders: dict[str, bool] = {}  # folder → pruned by the excludes
     visited: set[str] = set()
     # A file is indexed once, under its first path. `claimed` holds the real paths taken;
     # plain files (no symlink on the way) go in only once a symlinked one must be checked.
     claimed: set[str] = set()
     plain: list[tuple[str, list[str]]] = []  # (folder path + "/", names) not yet in `claimed`
     wants = matcher.wants
+    known_rejected, known_folders = known.rejected, known.folders
 
     def claim_plain() -> None:
         for dir_prefix, names in plain:
@@ -281,7 +316,8 @@ def _scan(matcher: Matcher, real_root: str, known: _Known) -> Listing:
                 for entry, name, rel in zip(run, names, run_rels):
                     try:
                         if rel not in known:
-                            if not wants(rel):
+                            if rel in known_rejected or not wants(rel):
+                                rejected.append(rel)
                                 continue
                             if bad_name(name):
                                 flush()
@@ -317,7 +353,13 @@ def _scan(matcher: Matcher, real_root: str, known: _Known) -> Listing:
                 rel = prefix + name
                 try:
                     is_link = entry.is_symlink()
-                    if depth == 0 or name.startswith(".") or name in SKIP_DIRS or matcher.prunes(rel):
+                    if depth == 0 or name.startswith(".") or name in SKIP_DIRS:
+                        return
+                    pruned = known_folders.get(rel)
+                    if pruned is None:
+                        pruned = matcher.prunes(rel)
+                    folders[rel] = pruned
+                    if pruned:
                         return
                     flush()
                     if bad_name(name):
@@ -365,4 +407,4 @@ def _scan(matcher: Matcher, real_root: str, known: _Known) -> Listing:
         rels = [rels[i] for i in order]
         sizes = [sizes[i] for i in order]
         mtimes = [mtimes[i] for i in order]
-    return Listing(real_root, rels, array("q", sizes), array("q", mtimes), warnings)
+    return Listing(real_root, rels, sizes, mtimes, warnings, rejected, folders)

@@ -9,22 +9,29 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Iterator
 
 from . import manifest as manifests
-from .backends import RefreshWriter, open_writer
-from .config import Collection, Config
+from .backends import open_writer
 from .errors import DataFolderError, IndexCorruptError
-from .index import Writer, check, inspect, remove_stale_versions, unusable_path
 from .layout import adopt, claim, legacy_versions, stale_versions, tantivy_dir, version_dir
 from .reading import MAX_FILE_BYTES, FileRead, read_sections  # noqa: F401 - re-exported
 from .scan import FileInfo, bad_name, scan_columns
+from .writer import Writer, inspect, unusable_path
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+
+    from .backends import RefreshWriter
+    from .config import Collection, Config
+
+    Progress = Callable[[int, int, str], None]
+else:
+    Progress = object  # progress(done, total, rel); collections.abc is not imported for a type
 
 # A file modified this recently may change again within the same mtime tick without its
 # size changing; it is re-hashed on the next refresh (git's "racily clean" rule).
 RACY_NS = 2_000_000_000
-
-Progress = Callable[[int, int, str], None]
 
 
 class CollectionReport:
@@ -90,6 +97,8 @@ def refresh(
     except IndexCorruptError as exc:  # found only once Tantivy wrote to it: start again from nothing
         report = _refresh(cfg, names, full, progress, damaged=str(exc))
     if report.rebuilt_from:
+        from .index import remove_stale_versions
+
         remove_stale_versions(cfg.data_dir)
     report.seconds = time.monotonic() - started
     return report
@@ -181,6 +190,8 @@ def _adopt_legacy(cfg: Config) -> tuple[str, list[str]]:
         mine = sorted(c.name for c in cfg.collections.values() if roots.get(c.name) == c.path)
         if not mine:
             continue
+        from .index import check
+
         whole = os.path.realpath(folder) == os.path.realpath(version_dir(cfg.data_root)) and check(cfg.data_root) is None
         copied = adopt(folder, cfg.data_dir, whole, mine)
         return (folder, copied) if copied else ("", [])
@@ -237,18 +248,19 @@ def _refresh_collection(
             for rel in pending:
                 old_files[rel] = [-1, -1, "", 0]
     rules = manifests.rules_of(coll.patterns, coll.exclude)
-    listing = scan_columns(coll.path, coll.patterns, coll.exclude, old.known_paths(coll.path, rules))
+    listing = scan_columns(coll.path, coll.patterns, coll.exclude, old.known(coll.path, rules))
     result.warnings.extend(listing.warnings)
     if old_files is None:
         if old.same_stats(listing.rels, listing.sizes, listing.mtimes):
             # The common case, a refresh that finds nothing to do: no per-file step at all
-            # (the manifest is rewritten only to record the rules its paths passed).
+            # (the manifest is rewritten only to record the rules its paths passed and the
+            # scan's glob verdicts, or to leave an older format).
             result.files = result.unchanged = len(listing)
             result.sections = old.sections
             old.refreshed_at = time.time()
-            rules_changed = old.rules != rules
-            old.rules = rules
-            return result, old, False, rules_changed, touched
+            rewrite = old.rules != rules or old.outdated or not old.same_verdicts(listing)
+            old.rules, old.rejected, old.folders = rules, listing.rejected, listing.folders
+            return result, old, False, rewrite, touched
         old_files = old.files
     files = listing.infos()
     now_ns = time.time_ns()
@@ -305,8 +317,10 @@ def _refresh_collection(
     result.files = len(new_files)
     result.sections = sum(e[3] for e in new_files.values())
     files_changed = changed or new_files != old.files or old.root != coll.path
-    files_changed = files_changed or old.rules != rules
-    return result, manifests.Manifest(coll.name, coll.path, time.time(), new_files, rules), changed, files_changed, touched
+    files_changed = files_changed or old.rules != rules or old.outdated or not old.same_verdicts(listing)
+    new = manifests.Manifest(coll.name, coll.path, time.time(), new_files, rules)
+    new.rejected, new.folders = listing.rejected, listing.folders
+    return result, new, changed, files_changed, touched
 
 
 def _reads(writer: RefreshWriter, collection: str, todo: list[FileInfo],

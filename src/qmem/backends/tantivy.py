@@ -2,12 +2,13 @@
 
 One index per config (its data folder), so every section in it belongs to that config and
 the scopes a search names need no filter here. The code that knows Tantivy stays in
-`index.py` for now; this module only adapts it.
+`index.py` for now; this module only adapts it, and imports it only when a search or a
+write needs it (a refresh that finds nothing changed never imports Tantivy).
 """
 
 from __future__ import annotations
 
-from ..index import Writer, compile_query, open_reader, stored_fields, unit_query
+from ..writer import Writer
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -15,7 +16,7 @@ if TYPE_CHECKING:
 
 
 class TantivyWriter(Writer):
-    """index.Writer plus the two things sync asks of any backend."""
+    """writer.Writer plus the two things sync asks of any backend."""
 
     manifest_is_truth = True  # written after each commit: it is what the index holds
     takes_prepared = True  # replace_prepared: sections a worker process made ready (`parallel`)
@@ -38,11 +39,15 @@ class TantivySearcher:
 
     def _open(self):  # noqa: ANN202
         if self._searcher is None:
+            from ..index import open_reader
+
             self._index = self.reader.index() if self.reader is not None else open_reader(self.data_dir)
             self._searcher = self._index.searcher()
         return self._index, self._searcher
 
     def search(self, form: QueryForm, scopes: list[str], limit: int) -> list[tuple[float, dict]]:
+        from ..index import compile_query, stored_fields
+
         index, searcher = self._open()
         compiled = compile_query(form, index.schema)
         if compiled is None:
@@ -60,6 +65,8 @@ class TantivySearcher:
     def present(self, units: list[Unit], scopes: list[str]) -> list[Unit]:
         """The units that occur somewhere (body or heading) in the index."""
         import tantivy
+
+        from ..index import unit_query
 
         index, searcher = self._open()
         should = tantivy.Occur.Should
