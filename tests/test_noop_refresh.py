@@ -156,3 +156,37 @@ def test_a_damaged_stat_column_means_hashing_every_file_again(cfg, blob):
 
 def test_version_folders_are_v_and_ascii_digits():
     assert [n for n in ("v3", "v12", "v", "va", "v3a", "v٣", "x3", "v 3") if layout._is_version(n)] == ["v3", "v12"]
+
+
+@pytest.mark.parametrize("column", [[1, "x"], [1.5, 1], [-1, 2], [1], "ab", None])
+def test_a_damaged_section_column_reads_as_no_manifest(cfg, column):
+    import marshal
+
+    from qmem import manifest
+
+    sync.refresh(cfg)
+    def damage(raw: dict) -> None:
+        raw.update(count=2, paths="a.md\0b.md", digests="x\0y", sizes=marshal.dumps([1, 2], 2),
+                   mtimes=marshal.dumps([3, 4], 2), sections=marshal.dumps(column, 2))
+
+    _rewrite_manifest(cfg, damage)
+    assert manifest.load(cfg.data_dir, "main").files == {}
+    column = [0, 7]  # the same, whole: read
+    _rewrite_manifest(cfg, damage)
+    assert manifest.load(cfg.data_dir, "main").files == {"a.md": [1, 3, "x", 0], "b.md": [2, 4, "y", 7]}
+
+
+def test_status_counts_what_changed_with_the_refresh_scan(cfg, cli, workspace):
+    """`qmem status` scans like the refresh (known paths, one column comparison when nothing
+    changed) and still counts each kind of change."""
+    cli("index", "-q")
+    status = json.loads(cli("status", "--json").out)["collections"][0]
+    assert (status["new"], status["changed"], status["deleted"], status["stale"]) == (0, 0, 0, 0)
+    files = status["files"]
+    with open(workspace / "memory" / "2026-02-28.md", "a", encoding="utf-8") as handle:
+        handle.write("- [E] more\n")
+    (workspace / "memory" / "new.md").write_text("# new\n- [K] x\n", encoding="utf-8")
+    os.unlink(workspace / "MEMORY.md")
+    (workspace / "memory" / "skip.txt").write_text("not a note", encoding="utf-8")
+    status = json.loads(cli("status", "--json").out)["collections"][0]
+    assert (status["new"], status["changed"], status["deleted"], status["files"]) == (1, 1, 1, files)

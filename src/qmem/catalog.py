@@ -15,7 +15,7 @@ from .config import Collection, Config
 from .errors import BadInputError
 from .index import probe
 from .layout import dir_size, legacy_versions, stale_versions, tantivy_dir
-from .scan import scan
+from .scan import scan_columns
 from .sync import Progress, RefreshReport, refresh
 
 
@@ -98,21 +98,24 @@ def collection_status(cfg: Config, coll: Collection, index_bytes: int = 0, total
     exists = os.path.isdir(coll.path)
     new = changed = deleted = 0
     if exists:
-        files, _ = scan(coll.path, coll.patterns, coll.exclude)
-        seen = set()
-        for info in files:
-            seen.add(info.rel)
-            entry = stored.files.get(info.rel)
-            if entry is None:
-                new += 1
-            elif entry[1] != info.mtime_ns or entry[0] not in (info.size, -1):  # -1: racy, size unknown
-                changed += 1
-        deleted = len(stored.files.keys() - seen)
+        # The refresh's own scan: what the manifest knows needs no glob match, and a collection
+        # with nothing changed is one comparison of columns.
+        rules = manifests.rules_of(coll.patterns, coll.exclude)
+        listing = scan_columns(coll.path, coll.patterns, coll.exclude, stored.known(coll.path, rules))
+        if not stored.same_stats(listing.rels, listing.sizes, listing.mtimes):
+            files = stored.files
+            for rel, size, mtime_ns in zip(listing.rels, listing.sizes, listing.mtimes):
+                entry = files.get(rel)
+                if entry is None:
+                    new += 1
+                elif entry[1] != mtime_ns or entry[0] not in (size, -1):  # -1: racy, size unknown
+                    changed += 1
+            deleted = len(files.keys() - set(listing.rels))
     sections = stored.sections
     share = round(index_bytes * sections / total_sections) if total_sections else 0
     return CollectionStatus(
         name=coll.name, root=coll.path, patterns=coll.patterns, exclude=coll.exclude,
-        description=coll.description, root_exists=exists, files=len(stored.files), sections=sections,
+        description=coll.description, root_exists=exists, files=stored.file_count, sections=sections,
         last_refresh=_iso(stored.refreshed_at) if stored.refreshed_at else None,
         stale=new + changed + deleted, new=new, changed=changed, deleted=deleted, index_bytes_est=share,
     )
@@ -126,7 +129,7 @@ def overview(cfg: Config) -> list[CollectionStatus]:
         stored = manifests.load(cfg.data_dir, coll.name)
         rows.append(CollectionStatus(
             name=coll.name, root=coll.path, patterns=coll.patterns, exclude=coll.exclude,
-            description=coll.description, root_exists=os.path.isdir(coll.path), files=len(stored.files),
+            description=coll.description, root_exists=os.path.isdir(coll.path), files=stored.file_count,
             sections=stored.sections, last_refresh=_iso(stored.refreshed_at) if stored.refreshed_at else None,
             stale=None, new=None, changed=None, deleted=None, index_bytes_est=None,
         ))

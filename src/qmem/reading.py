@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import os
 
-import xxhash
-
 from .scan import FileInfo
 
 TYPE_CHECKING = False
@@ -55,7 +53,9 @@ def _read(info: FileInfo) -> tuple[bytes | None, str, str]:
                 data += handle.read(MAX_FILE_BYTES + 1 - len(data))
     except OSError as exc:
         return None, "", f"cannot read: {exc.strerror}"
-    digest = xxhash.xxh3_64_hexdigest(data)
+    from xxhash import xxh3_64_hexdigest  # here: a refresh that reads nothing never loads it
+
+    digest = xxh3_64_hexdigest(data)
     if len(data) > MAX_FILE_BYTES:
         return None, digest, f"larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB, skipped"
     return data, digest, ""

@@ -9,7 +9,8 @@ from __future__ import annotations
 import gc
 import os
 from itertools import compress, islice
-from operator import attrgetter
+from operator import attrgetter, eq
+from stat import S_ISDIR, S_ISLNK, S_ISREG
 
 from .fsutil import glob_to_regex, is_inside
 
@@ -21,6 +22,7 @@ _by_name = attrgetter("name")
 _is_dir = os.DirEntry.is_dir
 _is_file = os.DirEntry.is_file
 _is_symlink = os.DirEntry.is_symlink
+_st_mode = attrgetter("st_mode")
 _st_size = attrgetter("st_size")
 _st_mtime_ns = attrgetter("st_mtime_ns")
 # Names the index cannot hold faithfully: bytes that are not UTF-8 (Python shows them as lone
@@ -188,7 +190,7 @@ class Known:
     pure function of the path and the rules, so a scan needs no glob match (nor `re`) for
     any of these; only a path or folder it has never seen is matched."""
 
-    __slots__ = ("_text", "rejected", "folders", "_set")
+    __slots__ = ("_text", "rejected", "folders", "_set", "_mixed")
 
     def __init__(self, paths: str | list[str] = "", rejected: list[str] | None = None,
                  folders: dict[str, bool] | None = None) -> None:
@@ -197,11 +199,25 @@ class Known:
         self.rejected = set(rejected or ())
         self.folders = folders or {}
         self._set: set[str] | None = None
+        self._mixed: set[str] | None = None
 
     def has_all(self, rels: list[str]) -> bool:
         """True when all these paths are known, found as one run: a folder whose files are
         those of the last scan costs one substring search (no path holds a NUL)."""
-        return bool(rels and self._text) and _SEP + _SEP.join(rels) + _SEP in self._text
+        return bool(rels) and self.has_run(_SEP.join(rels))
+
+    def has_run(self, joined: str) -> bool:
+        """`has_all` of paths already joined by NULs."""
+        return bool(self._text) and _SEP + joined + _SEP in self._text
+
+    def plain(self, rel_dir: str) -> bool:
+        """True when the last scan found this folder with no entry the globs rejected: its
+        entries are worth a stat each (see `_lstat_folder`)."""
+        if not self._text:
+            return False
+        if self._mixed is None:
+            self._mixed = {rel.rpartition("/")[0] for rel in self.rejected}
+        return rel_dir not in self._mixed
 
     def __contains__(self, rel: str) -> bool:
         if self._set is None:
@@ -236,7 +252,23 @@ def scan_columns(root: str, patterns: list[str], exclude: list[str], known: Know
             gc.enable()
 
 
-def _scan(matcher: Matcher, real_root: str, known: _Known) -> Listing:
+def _lstat_folder(fd: int) -> tuple[list[str], list[os.stat_result], list[int], set[int]] | None:
+    """The names of an open folder in order, their `lstat` results, modes and set of modes: one call per
+    entry, for a folder whose entries are (nearly) all files to index anyway; None when an
+    entry is a symlink or cannot be stat'ed (the caller then lists the folder entry by entry)."""
+    try:
+        names = sorted(os.listdir(fd))
+        stats = [os.stat(name, dir_fd=fd, follow_symlinks=False) for name in names]
+    except OSError:
+        return None
+    modes = list(map(_st_mode, stats))
+    kinds = set(modes)
+    if any(map(S_ISLNK, kinds)):
+        return None
+    return names, stats, modes, kinds
+
+
+def _scan(matcher: Matcher, real_root: str, known: Known) -> Listing:
     rels: list[str] = []
     sizes: list[int] = []
     mtimes: list[int] = []
@@ -269,12 +301,17 @@ def _scan(matcher: Matcher, real_root: str, known: _Known) -> Listing:
                 warnings.append(f"{rel_dir}/: cannot list: {exc.strerror}")
             return
         try:
-            try:
-                entries = sorted(os.scandir(abs_dir if fd is None else fd), key=_by_name)
-            except OSError as exc:
-                if rel_dir:
-                    warnings.append(f"{rel_dir}/: cannot list: {exc.strerror}")
-                return
+            # A folder the last scan found plain: listed by name, every entry lstat'ed (no
+            # DirEntry objects). Else, or when it now holds a symlink: entry by entry.
+            listed = None if via_link or fd is None or not known.plain(rel_dir) else _lstat_folder(fd)
+            entries: list[os.DirEntry] = []
+            if listed is None:
+                try:
+                    entries = sorted(os.scandir(abs_dir if fd is None else fd), key=_by_name)
+                except OSError as exc:
+                    if rel_dir:
+                        warnings.append(f"{rel_dir}/: cannot list: {exc.strerror}")
+                    return
             prefix = f"{rel_dir}/" if rel_dir else ""
             dir_prefix = abs_dir if abs_dir.endswith("/") else abs_dir + "/"
             batch: list[str] = []  # names of plain files met since the last flush, in order
@@ -348,11 +385,45 @@ def _scan(matcher: Matcher, real_root: str, known: _Known) -> Listing:
                         flush()
                         warnings.append(f"{rel}: cannot stat: {exc.strerror}")
 
-            def folder(entry: os.DirEntry) -> None:
-                name = entry.name
+            def record(names: list[str], run_rels: list[str], stats: list[os.stat_result]) -> None:
+                """Record plain files already stat'ed (one run of `plain_files`)."""
+                if claimed:
+                    kept = [i for i, name in enumerate(names) if dir_prefix + name not in claimed]
+                    names, run_rels, stats = ([xs[i] for i in kept] for xs in (names, run_rels, stats))
+                plain.append((dir_prefix, names))
+                rels.extend(run_rels)
+                sizes.extend(map(_st_size, stats))
+                mtimes.extend(map(_st_mtime_ns, stats))
+
+            def plain_files(names: list[str], stats: list[os.stat_result], modes: list[int], only_files: bool) -> None:
+                """`files` for a run of lstat'ed entries that are neither folders nor symlinks
+                (`only_files`: the folder holds nothing else but folders)."""
+                joined = prefix + (_SEP + prefix).join(names)
+                if only_files and known.has_run(joined):
+                    record(names, joined.split(_SEP), stats)  # all indexed last time under these rules
+                    return
+                kept_names: list[str] = []
+                kept_rels: list[str] = []
+                kept_stats: list[os.stat_result] = []
+                for name, st, mode in zip(names, stats, modes):
+                    rel = prefix + name
+                    if rel not in known:
+                        if rel in known_rejected or not wants(rel):
+                            rejected.append(rel)
+                            continue
+                        if bad_name(name):
+                            warnings.append(f"{shown_name(rel)}: file name is not valid UTF-8 or holds a control character, skipped")
+                            continue
+                    if S_ISREG(mode):  # a FIFO, socket or device is no file to read
+                        kept_names.append(name)
+                        kept_rels.append(rel)
+                        kept_stats.append(st)
+                record(kept_names, kept_rels, kept_stats)
+
+            def folder(name: str, entry: os.DirEntry | None = None) -> None:
                 rel = prefix + name
                 try:
-                    is_link = entry.is_symlink()
+                    is_link = entry is not None and entry.is_symlink()
                     if depth == 0 or name.startswith(".") or name in SKIP_DIRS:
                         return
                     pruned = known_folders.get(rel)
@@ -378,11 +449,24 @@ def _scan(matcher: Matcher, real_root: str, known: _Known) -> Listing:
                         flush()
                         warnings.append(f"{rel}: cannot stat: {exc.strerror}")
 
+            if listed is not None:
+                names, stats, modes, kinds = listed
+                start = 0
+                dir_modes = {m for m in kinds if S_ISDIR(m)}
+                only_files = all(map(S_ISREG, kinds - dir_modes))
+                for at in compress(range(len(names)), map(dir_modes.__contains__, modes)):  # folders are few
+                    if at > start:
+                        plain_files(names[start:at], stats[start:at], modes[start:at], only_files)
+                    folder(names[at])
+                    start = at + 1
+                if start < len(names):
+                    plain_files(names[start:], stats[start:], modes[start:], only_files)
+                return
             start = 0
             for at in compress(range(len(entries)), map(_is_dir, entries)):  # folders are few
                 if at > start:
                     files(entries[start:at])
-                folder(entries[at])
+                folder(entries[at].name, entries[at])
                 start = at + 1
             if start < len(entries):
                 files(entries[start:])
@@ -399,7 +483,7 @@ def _scan(matcher: Matcher, real_root: str, known: _Known) -> Listing:
             walk(base, depth)
         while linked:
             walk(*linked.pop(0))
-    if sorted(rels) != rels or (len(matcher.bases) > 1 and len(set(rels)) < len(rels)):
+    if sorted(rels) != rels or (len(matcher.bases) > 1 and any(map(eq, rels, islice(rels, 1, None)))):
         # Not in path order (a `-` sorts before `/`, several walk bases), or a path found
         # twice (walks from two bases that overlap): sort, and keep each path once, as first found.
         order = sorted(range(len(rels)), key=rels.__getitem__)

@@ -320,7 +320,7 @@ def embed_after(cfg, names: list[str] | None) -> list:  # noqa: ANN001
 
 
 def run_index(args: IndexArgs) -> int:
-    from .. import config, render, sync
+    from .. import config, sync
 
     cfg = config.load(args.config, required=args.config is not None)
     if not cfg.collections:
@@ -334,10 +334,14 @@ def run_index(args: IndexArgs) -> int:
         progress.close()
     warn_refresh(report)
     embedded = embed_after(cfg, args.names)
+    if args.quiet and not args.json:
+        return 0
+    from .. import render
+
     if args.json:
         emit(render.to_json({**report.to_dict(), "embedded": [e.to_dict() for e in embedded]}
                             if embedded else report.to_dict()))
-    elif not args.quiet:
+    else:
         emit(render.refresh_text(report))
         for e in embedded:
             emit(f"{e.collection}: embedded {e.embedded} new sections ({e.reused} unchanged)")
