@@ -47,6 +47,21 @@ def _sections(paths: list[str]) -> list[str]:
     return [t for t in texts if t.strip()]
 
 
+def _notes(scifact: str, cmrc: str) -> list[str]:
+    """48 memory-sized notes (a title line and 50-110 tokens): the start of 32 SciFact abstracts
+    and of 16 CMRC2018-zh passages, cut at a fixed pseudo-random length."""
+    import random
+
+    pick = random.Random(5)
+    notes = []
+    for path, count, cut in ((scifact, 32, (150, 330)), (cmrc, 16, (50, 110))):
+        with open(path, encoding="utf-8") as handle:
+            for _, line in zip(range(count), handle):
+                doc = json.loads(line)
+                notes.append(f"{doc.get('title', '')[:60]}\n{doc['text'][:pick.randint(*cut)]}".strip())
+    return notes
+
+
 def throughput(model_name: str, data: str, rounds: int = 2) -> dict[str, dict[str, float]]:
     """Sections per second (wall) and per CPU-second (this process's user + system time, the
     steadier number on a shared machine) on short synthetic memory sections and on SciFact
@@ -64,6 +79,9 @@ def throughput(model_name: str, data: str, rounds: int = 2) -> dict[str, dict[st
     sets = {"example memory sections": _sections(sorted(glob.glob(os.path.join(examples, "**", "*.md"), recursive=True))),
             "synthetic corpus sections": _sections([os.path.join(tmp, p) for p in corpus.generate(tmp, 12)])[:48]}
     scifact = os.path.join(data, "beir-scifact", "corpus.jsonl")
+    cmrc = os.path.join(data, "cmrc2018-zh", "corpus.jsonl")
+    if os.path.exists(scifact) and os.path.exists(cmrc):
+        sets["short notes, English and Chinese"] = _notes(scifact, cmrc)
     if os.path.exists(scifact):
         with open(scifact, encoding="utf-8") as handle:
             docs = [json.loads(line) for _, line in zip(range(32), handle)]
