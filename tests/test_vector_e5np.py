@@ -162,6 +162,11 @@ def test_gelu_is_the_erf_gelu_to_float32_resolution():
     assert np.all(np.abs(got - expected) <= 1e-6 * np.maximum(1.0, np.abs(expected)))
 
 
+def test_a_forward_pass_gets_a_bounded_run_of_tokens():
+    assert e5np.groups([3000, 2000, 100, 5000, 10], tokens=4096) == [[0], [1, 2], [3], [4]]
+    assert e5np.groups([]) == []
+
+
 def test_text_past_the_window_is_not_read(tiny):
     model, _ = tiny
     ids = model.token_ids("c" * 100, "")
