@@ -110,3 +110,74 @@ def test_index_terms_give_the_analyzers_tokens_on_any_text(text):
 def test_long_words_are_dropped_alike_and_keep_their_position_gap(word):
     text = f"before {word} after 后"
     assert _new_stream(text) == _old_stream(text)
+
+
+# -- the cheaper roads of index_terms (CJK mixed with ASCII, breadcrumb headings) -------------------
+
+
+def test_every_cjk_character_is_its_own_term():
+    """What `_cjk_mixed` relies on: a CJK run's terms are its characters, spaced out."""
+    from qmem import token_classes
+
+    chars = [chr(c) for first, last in token_classes.ranges(token_classes.SINGLE) for c in range(first, last + 1)]
+    assert len(chars) > 90_000
+    assert analysis.analyzer().analyze(" ".join(chars)) == chars
+
+
+def _regex_road(text: str) -> str:
+    finders = analysis._word_finders
+    words = (finders.full if finders.astral.search(text) else finders.bmp).findall(text)
+    return " ".join(map(analysis._term_of.__getitem__, words))
+
+
+_CJK_ASCII = st.text(
+    alphabet=st.one_of(
+        st.characters(min_codepoint=0x01, max_codepoint=0x7F),
+        st.sampled_from(list("中文钱包被盗私钥ひらがなカタカナ한국어ｶﾀ々〇，。：；！？（）《》、“”‘’—…\u3000·\u00a0«»")),
+        st.characters(min_codepoint=0x4E00, max_codepoint=0x9FFF),
+    ),
+    max_size=120,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_CJK_ASCII)
+def test_cjk_mixed_road_gives_the_regex_roads_terms(text):
+    analysis.index_terms("")  # compiles the finders
+    terms = analysis._cjk_mixed(text, analysis._word_finders)
+    assert terms is not None  # the road is taken: CJK, ASCII and non-token characters only
+    assert terms == _regex_road(text)
+    assert _new_stream(text) == _old_stream(text)
+
+
+def test_cjk_mixed_road_declines_what_it_cannot_do():
+    analysis.index_terms("")
+    finders = analysis._word_finders
+    for text in ("café 中文", "Ελλάδα，中", "a\x00中", "ǅemal 中"):
+        assert analysis._cjk_mixed(text, finders) is None, text
+        assert _new_stream(text) == _old_stream(text)
+    assert analysis._cjk_mixed("私钥泄露，钱包被盗 Running PS5编码 Keys’s — ok", finders) == "私 钥 泄 露 钱 包 被 盗 run ps5 编 码 key s ok"
+
+
+def test_the_heading_separator_holds_no_token_character():
+    from qmem.conventions import HEADING_SEPARATOR
+
+    assert analysis.terms(f"a{HEADING_SEPARATOR}b") == ["a", "b"]
+    assert all(analysis.terms(f"x{c}y") == ["x", "y"] for c in HEADING_SEPARATOR)
+
+
+_PART = st.one_of(st.text(alphabet=_ALPHABET, max_size=12), st.sampled_from(["", " ", "›", "x" * 300, "A › B"]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(_PART, min_size=1, max_size=5), min_size=1, max_size=4))
+def test_heading_terms_equal_index_terms(files):
+    """Breadcrumbs of a few files, met in order as a build meets them (parents remembered)."""
+    from qmem.conventions import HEADING_SEPARATOR
+
+    analysis._heading_cache.clear()
+    for parts in files:
+        for depth in range(1, len(parts) + 1):
+            heading = HEADING_SEPARATOR.join(parts[:depth])
+            assert analysis.heading_terms(heading) == analysis.index_terms(heading), repr(heading)
+    analysis._heading_cache.clear()

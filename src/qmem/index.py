@@ -195,11 +195,12 @@ def prepare(collection: str, path: str, sections: list) -> list[Prepared]:
     """What `Writer.add_prepared` needs of each section: the Python half of indexing, which a
     worker process can do while the main process feeds Tantivy (see `parallel`)."""
     index_terms = analysis.index_terms
+    heading_terms = analysis.heading_terms
     dumps = marshal.dumps
     out = []
     for s in sections:
         heading = s.heading
-        out.append((index_terms(heading), index_terms(s.body), s.types, s.date, s.expires, dumps((
+        out.append((heading_terms(heading), index_terms(s.body), s.types, s.date, s.expires, dumps((
             collection, path, s.anchor, heading, body_hash(s.body), s.types, s.line_start, s.line_end,
             s.body_line, s.date, s.expires, s.priority), META_MARSHAL)))
     return out

@@ -6,7 +6,7 @@ of a full build's CPU, all of it under one GIL. Worker processes do that part fo
 files while the main process only hands finished documents to Tantivy, so a build uses every
 core. Results come back in file order, so the index is the same as a one-process build's.
 
-Workers are plain `python -m qmem.parallel` children talking pickled frames over their
+Workers are plain `python -m qmem.parallel` children talking marshalled frames over their
 stdin/stdout, not `multiprocessing`: that would re-run the caller's main script in each
 worker (a library caller's unguarded script, a notebook) or fork Tantivy's running threads.
 A worker that fails or dies is not fatal: what it had not done is done here.
@@ -15,7 +15,7 @@ A worker that fails or dies is not fatal: what it had not done is done here.
 from __future__ import annotations
 
 import os
-import pickle
+import marshal
 import struct
 import subprocess
 import sys
@@ -42,6 +42,7 @@ Item = tuple[str, str, int, str]
 # One result: (digest, problem or "", prepared sections or None when unchanged/unreadable).
 Result = tuple[str, str, "list | None"]
 _FRAME = struct.Struct("<Q")
+FRAME_MARSHAL = 4
 _MAX_FRAME = 1 << 30
 
 
@@ -91,8 +92,19 @@ def _chunks(items: list[Item]) -> Iterator[list[Item]]:
         yield chunk
 
 
+def _encode(value: object) -> bytes:
+    """A frame's bytes. Everything sent is tuples, lists, str, int and bytes, which `marshal`
+    writes ~2x faster than pickle and reads ~25% faster (main-process time; both sides are
+    the same Python, which is all marshal asks)."""
+    return marshal.dumps(value, FRAME_MARSHAL)
+
+
+def _decode(data: bytes) -> object:
+    return marshal.loads(data)
+
+
 def _send(stream: BinaryIO, value: object) -> None:
-    data = pickle.dumps(value, pickle.HIGHEST_PROTOCOL)
+    data = _encode(value)
     stream.write(_FRAME.pack(len(data)) + data)
     stream.flush()
 
@@ -107,7 +119,7 @@ def _receive(stream: BinaryIO) -> object:
     data = stream.read(length)
     if len(data) != length:
         raise EOFError("worker closed its pipe")
-    return pickle.loads(data)
+    return _decode(data)
 
 
 def prepared(collection: str, items: list[Item], workers: int) -> Iterator[Result]:
