@@ -233,7 +233,9 @@ def scan_columns(root: str, patterns: list[str], exclude: list[str], known: Know
     target stays inside the root; each real folder is visited once (under its real path
     when it has one), so link loops end and no file is indexed twice. Each folder is listed
     once (`scandir`: entry types come from the listing, no syscall) and each plain file is
-    stat'ed once, by name relative to the open folder, the files of a folder together.
+    stat'ed once, by name relative to the open folder, the files of a folder together; a
+    folder that `known` found plain (no path rejected) is listed by name and each entry
+    lstat'ed, which costs less than building a DirEntry for each.
     `known`: what an earlier scan of this root with the same patterns and excludes found (a
     manifest's `Known`, or just its paths); none of it needs a glob match or name check, so
     a folder whose files are all known costs its listing and one stat per file.
@@ -258,7 +260,8 @@ def _lstat_folder(fd: int) -> tuple[list[str], list[os.stat_result], list[int], 
     entry is a symlink or cannot be stat'ed (the caller then lists the folder entry by entry)."""
     try:
         names = sorted(os.listdir(fd))
-        stats = [os.stat(name, dir_fd=fd, follow_symlinks=False) for name in names]
+        lstat = os.lstat
+        stats = [lstat(name, dir_fd=fd) for name in names]
     except OSError:
         return None
     modes = list(map(_st_mode, stats))
