@@ -41,7 +41,7 @@ def _line() -> st.SearchStrategy[str]:
         st.tuples(st.sampled_from(["", "  ", "    "]), st.sampled_from(["```", "````", "~~~", "~~~~", "``", "```python"]),
                   st.sampled_from(["", " ", " x"])).map("".join),  # fences, closed or not
         st.tuples(st.sampled_from(["- ", "* ", "1. ", "2) ", "  - ", "-"]), tags, words).map("".join),  # entries
-        st.sampled_from(["", " ", "\t", "\x0b", "\u3000", "\x1c", "---", "...", "date: 2026-02-03", "title: 'x'"]),
+        st.sampled_from(["", " ", "\t", "\x0b", "\x0c", "\u3000", "\x1c", "\x85", "\u2028", " \u3000# x", "---", "...", "date: 2026-02-03", "title: 'x'"]),
         words,
         st.text(alphabet="ab #`~-[]\n\r\t 中文|:", max_size=12),
     )
@@ -55,7 +55,7 @@ def _document() -> st.SearchStrategy[str]:
     return st.tuples(front, lines, tail).map("".join)
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=int(os.environ.get("QMEM_EQUIVALENCE_EXAMPLES", "400")), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_document(), st.sampled_from([0, 20260228]))
 def test_generated_markdown_parses_as_before(text, file_date):
     assert_same(text, file_date)
