@@ -56,16 +56,18 @@ def main() -> None:
         index.prepare("bench", info.rel, secs)
     rows.append(("prepare, cold term cache", 1e6 * (time.process_time() - t) / count))
     rows.append(("prepare", best(lambda: [index.prepare("bench", i.rel, s) for i, s in parsed])))
-    heading_terms = getattr(analysis, "heading_terms", analysis.index_terms)
+    heading_terms = getattr(analysis, "heading_terms", analysis.index_terms)  # older trees: none
     rows.append(("  heading terms", best(lambda: [heading_terms(h) for h in headings])))
     rows.append(("  index_terms(body)", best(lambda: [analysis.index_terms(b) for b in bodies])))
     rows.append(("  body_hash", best(lambda: [index.body_hash(b) for b in bodies])))
 
     results = [(info.rel, index.prepare("bench", info.rel, secs)) for info, secs in parsed]
     chunks = [results[i:i + parallel.CHUNK_FILES] for i in range(0, len(results), parallel.CHUNK_FILES)]
-    frames = [parallel._encode(c) for c in chunks]
-    rows.append(("frame encode (worker)", best(lambda: [parallel._encode(c) for c in chunks])))
-    rows.append(("frame decode (main)", best(lambda: [parallel._decode(f) for f in frames])))
+    encode = getattr(parallel, "_encode", lambda value: pickle.dumps(value, pickle.HIGHEST_PROTOCOL))
+    decode = getattr(parallel, "_decode", pickle.loads)  # (older trees pickled their frames)
+    frames = [encode(c) for c in chunks]
+    rows.append(("frame encode (worker)", best(lambda: [encode(c) for c in chunks])))
+    rows.append(("frame decode (main)", best(lambda: [decode(f) for f in frames])))
     rows.append(("  pickle.dumps for scale", best(lambda: [pickle.dumps(c, pickle.HIGHEST_PROTOCOL) for c in chunks])))
     print(f"{len(files):,} files, {count:,} sections, best of {args.rounds} rounds (CPU µs/section):")
     for label, us in rows:
