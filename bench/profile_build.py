@@ -3,7 +3,9 @@
     python bench/profile_build.py CORPUS_DIR
 
 Each stage is timed in CPU seconds of this process (user+sys, tantivy's indexing threads
-included), in one process (no worker processes), so machine load changes the numbers little.
+included), in one process with the garbage collector off (as in a worker), so machine load
+changes the numbers little. A build with workers (`qmem.parallel`) runs read, parse and prepare
+in the workers, marshal on both sides, and the Tantivy stages in the main process.
 """
 
 from __future__ import annotations
@@ -25,12 +27,15 @@ def main() -> None:
     parser.add_argument("corpus")
     args = parser.parse_args()
 
+    import gc
+
     import tantivy
     import xxhash
 
-    from qmem import analysis, markdown, writer
+    from qmem import analysis, index, markdown, parallel, writer
     from qmem.scan import scan
 
+    gc.disable()  # as in a worker process (qmem.parallel): the collector only costs time here
     rows: list[tuple[str, float]] = []
 
     def stage(label: str, started: float) -> None:
@@ -54,43 +59,63 @@ def main() -> None:
     sections = sum(len(s) for _, s in parsed)
     stage(f"parse ({sections:,} sections)", t)
 
-    bodies = [s.body for _, secs in parsed for s in secs]
+    every = [s for _, secs in parsed for s in secs]
     t = cpu()
-    for body in bodies:
-        analysis.terms(body)
-    stage("analyzer.analyze(body), Python call included", t)
-
-    for name in ("qmem",):
-        tmp = tempfile.mkdtemp(prefix="qmem-prof-")
-        try:
-            data_dir = os.path.join(tmp, "data")
-            os.makedirs(data_dir)
-            w = writer.Writer(data_dir, 10)
-            with w:
-                tantivy_writer = w._open()
-                t = cpu()
-                for info, secs in parsed:
-                    w.add_sections("bench", info.rel, secs)
-                stage(f"[{name}] build docs + add_document", t)
-                t = cpu()
-                tantivy_writer.commit()
-                stage(f"[{name}] commit (indexing threads catch up)", t)
-                t = cpu()
-                w.finish()
-                stage(f"[{name}] wait for merges", t)
-        finally:
-            shutil.rmtree(tmp, ignore_errors=True)
+    for s in every:
+        analysis.heading_terms(s.heading)
+    stage("heading terms (first time: term cache filling)", t)
+    t = cpu()
+    for s in every:
+        analysis.index_terms(s.body)
+    stage("body terms (first time: term cache filling)", t)
+    analysis._heading_cache.clear()
+    t = cpu()
+    prepared = [(info.rel, index.prepare("bench", info.rel, secs)) for info, secs in parsed]
+    stage("prepare: heading + body terms + stored record (warm term cache)", t)
 
     t = cpu()
-    for _, secs in parsed:
-        for s in secs:
+    frames = [parallel._encode(prepared[at:at + parallel.CHUNK_FILES]) for at in range(0, len(prepared), parallel.CHUNK_FILES)]
+    for frame in frames:
+        parallel._decode(frame)
+    stage("marshal + unmarshal (a worker's frames)", t)
+
+    t = cpu()
+    for rel, docs in prepared:
+        for heading, body, types, date, expires, meta in docs:
             doc = tantivy.Document()
-            doc.add_text("key", s.anchor)
-    stage("(Document() + one add_text, per section, for scale)", t)
+            doc.add_text("key", rel)
+            doc.add_text("collection", "bench")
+            doc.add_text("path", rel)
+            doc.add_text("heading", heading)
+            doc.add_text("body", body)
+            for letter in types:
+                doc.add_text("types", letter)
+            doc.add_unsigned("date", date)
+            doc.add_unsigned("expires", expires)
+            doc.add_bytes("meta", meta)
+    stage("(Document objects alone, for scale)", t)
+
+    tmp = tempfile.mkdtemp(prefix="qmem-prof-")
+    try:
+        data_dir = os.path.join(tmp, "data")
+        os.makedirs(data_dir)
+        with writer.Writer(data_dir, 10) as w:
+            tantivy_writer = w._open()
+            t = cpu()
+            for rel, docs in prepared:
+                w.add_prepared("bench", rel, docs)
+            stage("Tantivy: build docs + add_document (its indexing threads included)", t)
+            t = cpu()
+            tantivy_writer.commit()
+            stage("Tantivy: commit (indexing threads catch up, segments written)", t)
+            t = cpu()
+            w.finish()
+            stage("Tantivy: wait for merges", t)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 
     for label, seconds in rows:
-        print(f"{seconds:8.2f} s  {label}")
-    print(f"sections: {sections:,}; µs per section: " + ", ".join(f"{label.split(' (')[0]} {1e6 * s / sections:.1f}" for label, s in rows))
+        print(f"{seconds:8.2f} s  {1e6 * seconds / sections:6.1f} µs/section  {label}")
 
 
 if __name__ == "__main__":
