@@ -92,6 +92,7 @@ class Writer:
         while True:
             try:
                 self.writer = self.index.writer(index.WRITER_HEAP, index.WRITER_THREADS)
+                _collect_orphans(self.writer)
                 return self.writer
             except ValueError as exc:  # LockBusy: a writer outside our lock protocol
                 if "LockBusy" not in str(exc) or time.monotonic() >= deadline:
@@ -160,6 +161,20 @@ class Writer:
         if self.writer is not None:
             self.writer.wait_merging_threads()
             self.writer = None
+
+
+def _collect_orphans(writer: tantivy.IndexWriter) -> None:
+    """Remove the files a writer killed mid-commit left behind (Tantivy registers a file
+    before writing it, so it knows them: in its list, in no meta.json). A segment's delete
+    file is named by the commit's opstamp, and a refresh that repeats the dead one's
+    operations from the same meta.json reaches the same opstamp: its commit would find the
+    file there and fail (FileAlreadyExists) on every refresh. Tantivy collects these only
+    after a commit. Unlinking a file a search still reads is safe on POSIX (the search keeps
+    its open copy), as after any of Tantivy's own merges."""
+    try:
+        writer.garbage_collect_files()
+    except Exception:  # noqa: BLE001 - a cleanup: the commit reports any real problem
+        pass
 
 
 def inspect(data_dir: str) -> tuple[str | None, int]:
