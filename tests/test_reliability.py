@@ -315,3 +315,25 @@ def test_a_commit_killed_after_writing_its_delete_file_does_not_block_the_next(t
     sync.refresh(cfg)
     assert [h.path for h in search.search(cfg, "quokka")] == ["memory/note-0002.md"]
     assert index_snapshot(cfg.data_dir) == fresh_build(cfg, tmp_path, "fresh")
+
+
+def test_a_file_in_the_way_of_a_commit_that_cannot_be_collected_means_a_rebuild(tmp_path, monkeypatch):
+    """The same leftover, when Tantivy cannot collect it (its list of files lost with it):
+    the commit's FileAlreadyExists is damage, and the refresh rebuilds the index (a cache)."""
+    from qmem import writer
+
+    cfg, root = setup_collection(tmp_path, 6)
+    sync.refresh(cfg)
+    kept = {path: open(path, "rb").read() for path in (
+        os.path.join(layout.tantivy_dir(cfg.data_dir), "meta.json"), layout.manifest_path(cfg.data_dir, "main"))}
+    note = root / "memory" / "note-0002.md"
+    note.write_text(note.read_text(encoding="utf-8") + "- [K] the quokka moved to the wallet\n", encoding="utf-8")
+    sync.refresh(cfg)
+    for path, data in kept.items():
+        with open(path, "wb") as handle:
+            handle.write(data)
+    monkeypatch.setattr(writer, "_collect_orphans", lambda _writer: None)
+    report = sync.refresh(cfg)
+    assert "FileAlreadyExists" in report.healed
+    assert [h.path for h in search.search(cfg, "quokka")] == ["memory/note-0002.md"]
+    assert index_snapshot(cfg.data_dir) == fresh_build(cfg, tmp_path, "fresh")

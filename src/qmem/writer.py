@@ -154,7 +154,15 @@ class Writer:
         self.add_sections(collection, path, sections)
 
     def commit(self) -> None:
-        self._open().commit()
+        try:
+            self._open().commit()
+        except ValueError as exc:  # a file in the way that `_collect_orphans` could not remove
+            if "FileAlreadyExists" not in str(exc):
+                raise
+            from .index import reason
+
+            raise IndexCorruptError(f"the index in {tantivy_dir(self.data_dir)} holds a file a killed writer "
+                                    f"left ({reason(exc)})") from None
 
     def finish(self) -> None:
         """Let background merges end so the next search opens few segments."""
