@@ -19,7 +19,7 @@ LAYERS: dict[str, float] = {
     "qmem.query": 2, "qmem.scan": 1.9, "qmem.reading": 2.5, "qmem.manifest": 2, "qmem.snippets": 2,
     "qmem.index": 3, "qmem.writer": 3.2, "qmem.backends.base": 3.4, "qmem.backends.opensearch_client": 3.42,
     "qmem.backends.opensearch_mapping": 3.44, "qmem.backends.opensearch_query": 3.44,
-    "qmem.backends.opensearch": 3.5, "qmem.backends.tantivy": 3.5,
+    "qmem.backends.opensearch": 3.5, "qmem.backends.tantivy": 3.5, "qmem.backends.tantivy_writer": 3.5,
     "qmem.backends": 3.6, "qmem.parallel": 3.7,
     "qmem.hits": 3.9, "qmem.sync": 4, "qmem.search": 4, "qmem.retrieve": 4,
     "qmem.catalog": 5, "qmem.evaluate": 5.3, "qmem.watch": 5,

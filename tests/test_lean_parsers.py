@@ -76,3 +76,26 @@ def test_ascii_tokens_are_tantivys(text):
     mine = [(t.text, t.char_offset_from, t.char_offset_to, t.position) for t in analysis.tokens(text)]
     theirs = [(t.text, t.char_offset_from, t.char_offset_to, t.position) for t in analysis.analyzer().pre_tokenize(text).tokens]
     assert mine == theirs
+
+
+@SLOW
+@given(ascii_texts)
+@example("x" * 255 + " b " + "c" * 256 + " d, Deploying")
+def test_ascii_terms_are_tantivys(text):
+    assert analysis.terms(text) == analysis.analyzer().analyze(text)
+
+
+@given(st.sampled_from([b"", b"\xef\xbb\xbf", b"\xef\xbb\xbf\xef\xbb\xbf", b"\xef\xbb"])
+       .flatmap(lambda head: st.binary(max_size=12).map(lambda rest: head + rest))
+       | st.text(max_size=12).map(lambda t: ("\ufeff" + t).encode()))
+def test_decode_text_is_utf_8_sig(data):
+    from qmem.fsutil import decode_text
+
+    try:
+        expected = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        with pytest.raises(UnicodeDecodeError) as mine:
+            decode_text(data)
+        assert (mine.value.start, mine.value.end, mine.value.reason) == (exc.start, exc.end, exc.reason)
+    else:
+        assert decode_text(data) == expected

@@ -227,6 +227,15 @@ def resolve_inside(root: str, rel: str) -> str | None:
     return real if is_inside(real_root, real) else None
 
 
+_BOM = b"\xef\xbb\xbf"
+
+
+def decode_text(data: bytes) -> str:
+    """`data.decode("utf-8-sig")` (one leading BOM dropped, the same errors) without the
+    `encodings.utf_8_sig` module a fresh `qmem search` would import to read its hits' files."""
+    return (data[3:] if data[:3] == _BOM else data).decode("utf-8")
+
+
 def read_inside(root: str, path: str) -> bytes:
     """The bytes of the regular file `path`, read only if the file actually opened lies inside
     `root` (both resolved). Checking a path and then opening it leaves a window in which a

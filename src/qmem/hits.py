@@ -10,7 +10,7 @@ import os
 from .config import Config
 from .conventions import is_archived
 from .errors import UnsafePathError
-from .fsutil import read_inside
+from .fsutil import decode_text, read_inside
 from .index import body_hash
 from .snippets import Snippet, make_snippet
 
@@ -128,10 +128,10 @@ class Files:
         if path not in self._cache:
             try:
                 if root is not None:
-                    text = read_inside(root, path).decode("utf-8-sig")
+                    text = decode_text(read_inside(root, path))
                 else:
                     with open(path, "rb") as handle:
-                        text = handle.read().decode("utf-8-sig")
+                        text = decode_text(handle.read())
                 self._cache[path] = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
             except (OSError, UnicodeDecodeError, UnsafePathError):
                 self._cache[path] = None

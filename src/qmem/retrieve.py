@@ -13,7 +13,7 @@ import re
 from . import manifest as manifests
 from .config import Collection, Config
 from .errors import BadInputError, NotFoundError, UnsafePathError
-from .fsutil import is_inside, read_inside, resolve_inside
+from .fsutil import decode_text, is_inside, read_inside, resolve_inside
 from .markdown import HEADING_SEPARATOR, front_matter, headings, list_anchors, section_span, split_lines, strip_tags
 from .scan import Matcher
 
@@ -130,7 +130,7 @@ def get(cfg: Config, spec: str, collections: list[str] | None = None) -> Excerpt
             f"{rel}: not part of collection {coll.name} (patterns: {', '.join(coll.patterns)}); refused"
         )
     try:
-        text = read_inside(coll.path, real).decode("utf-8-sig")
+        text = decode_text(read_inside(coll.path, real))
     except UnicodeDecodeError:
         raise BadInputError(f"{rel}: not UTF-8 text") from None
     except OSError as exc:

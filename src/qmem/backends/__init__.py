@@ -41,7 +41,7 @@ def open_writer(cfg: Config, timeout: float | None = None) -> RefreshWriter:
         from .opensearch import OpenSearchWriter
 
         return OpenSearchWriter(cfg, timeout)
-    from .tantivy import TantivyWriter
+    from .tantivy_writer import TantivyWriter
 
     return TantivyWriter(cfg.data_dir, timeout)
 

@@ -2,30 +2,16 @@
 
 One index per config (its data folder), so every section in it belongs to that config and
 the scopes a search names need no filter here. The code that knows Tantivy stays in
-`index.py` for now; this module only adapts it, and imports it only when a search or a
-write needs it (a refresh that finds nothing changed never imports Tantivy).
+`index.py` for now; this module only adapts it for searches, and imports it only when a
+search needs it. The refresh writer's adapter is `tantivy_writer.py` (a search never
+imports the writer).
 """
 
 from __future__ import annotations
 
-from ..writer import Writer
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..query import QueryForm, Unit
-
-
-class TantivyWriter(Writer):
-    """writer.Writer plus the two things sync asks of any backend."""
-
-    manifest_is_truth = True  # written after each commit: it is what the index holds
-    takes_prepared = True  # replace_prepared: sections a worker process made ready (`parallel`)
-
-    def known_files(self, collection: str, files: dict[str, list]) -> dict[str, list]:
-        return files  # the manifest is written after each commit: it is what the index holds
-
-    def replace_file(self, collection: str, path: str, sections: list, digest: str = "") -> None:
-        super().replace_file(collection, path, sections)
 
 
 class TantivySearcher:
