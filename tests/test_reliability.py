@@ -295,23 +295,29 @@ def test_index_and_manifests_that_disagree_are_rebuilt(tmp_path):
     assert not sync.refresh(cfg).healed  # and it stays healed
 
 
-def test_a_commit_killed_after_writing_its_delete_file_does_not_block_the_next(tmp_path):
-    """kill -9 inside Tantivy's commit, after it wrote a segment's `<segment>.<opstamp>.del`
-    but before meta.json, leaves that file behind. The next refresh repeats the same
-    operations from the same meta.json, so its commit names the same file, and it failed
-    with FileAlreadyExists (every refresh after it too). Reproduced without timing luck: the
-    second refresh's meta.json and manifest are put back to what they were before it."""
-    cfg, root = setup_collection(tmp_path, 6)
-    sync.refresh(cfg)
+def leave_a_killed_commits_delete_file(cfg, root) -> None:
+    """What kill -9 inside Tantivy's commit can leave, without timing luck: a refresh whose
+    commit wrote a segment's `<segment>.<opstamp>.del`, then its meta.json and manifest put
+    back to what they were before it (as if it died before writing them)."""
     kept = {path: open(path, "rb").read() for path in (
         os.path.join(layout.tantivy_dir(cfg.data_dir), "meta.json"), layout.manifest_path(cfg.data_dir, "main"))}
     note = root / "memory" / "note-0002.md"
     note.write_text(note.read_text(encoding="utf-8") + "- [K] the quokka moved to the wallet\n", encoding="utf-8")
     sync.refresh(cfg)
     assert any(name.endswith(".del") for name in os.listdir(layout.tantivy_dir(cfg.data_dir)))
-    for path, data in kept.items():  # as if that refresh died before meta.json was written
+    for path, data in kept.items():
         with open(path, "wb") as handle:
             handle.write(data)
+
+
+def test_a_commit_killed_after_writing_its_delete_file_does_not_block_the_next(tmp_path):
+    """kill -9 inside Tantivy's commit, after it wrote a segment's `<segment>.<opstamp>.del`
+    but before meta.json, leaves that file behind. The next refresh repeats the same
+    operations from the same meta.json, so its commit names the same file, and it failed
+    with FileAlreadyExists (every refresh after it too)."""
+    cfg, root = setup_collection(tmp_path, 6)
+    sync.refresh(cfg)
+    leave_a_killed_commits_delete_file(cfg, root)
     sync.refresh(cfg)
     assert [h.path for h in search.search(cfg, "quokka")] == ["memory/note-0002.md"]
     assert index_snapshot(cfg.data_dir) == fresh_build(cfg, tmp_path, "fresh")
@@ -324,14 +330,7 @@ def test_a_file_in_the_way_of_a_commit_that_cannot_be_collected_means_a_rebuild(
 
     cfg, root = setup_collection(tmp_path, 6)
     sync.refresh(cfg)
-    kept = {path: open(path, "rb").read() for path in (
-        os.path.join(layout.tantivy_dir(cfg.data_dir), "meta.json"), layout.manifest_path(cfg.data_dir, "main"))}
-    note = root / "memory" / "note-0002.md"
-    note.write_text(note.read_text(encoding="utf-8") + "- [K] the quokka moved to the wallet\n", encoding="utf-8")
-    sync.refresh(cfg)
-    for path, data in kept.items():
-        with open(path, "wb") as handle:
-            handle.write(data)
+    leave_a_killed_commits_delete_file(cfg, root)
     monkeypatch.setattr(writer, "_collect_orphans", lambda _writer: None)
     report = sync.refresh(cfg)
     assert "FileAlreadyExists" in report.healed

@@ -285,9 +285,7 @@ def terms(text: str) -> list[str]:
     ASCII then never builds the regex analyzer (~0.5 ms in a fresh process)."""
     if not text.isascii():
         return analyzer().analyze(text)
-    words = text.translate(_ASCII_BLANKS).split()
-    _learn(words)
-    return [term for term in map(_term_of.__getitem__, words) if term is not _DROPPED]
+    return [token.text for token in tokens(text)]
 
 
 def is_cjk(token_text: str) -> bool:
