@@ -32,8 +32,10 @@ QUERIES = ["deploy", "wallet backup gateway latency", "私钥钱包部署", "mig
 def run(sections: int) -> dict[str, float]:
     import bm25s
 
-    from qmem import analysis, config, markdown, search, sync
-    from qmem.layout import tantivy_dir
+    from qmem.text import analysis, markdown
+    from qmem.base import config
+    from qmem.engine import search, sync
+    from qmem.base.layout import tantivy_dir
 
     tmp = tempfile.mkdtemp(prefix="qmem-vs-bm25s-")
     try:

@@ -25,7 +25,8 @@ def bench_cfg(tmp_path_factory):
         os.utime(root / rel, (hour_ago, hour_ago))
     os.environ["QMEM_CONFIG"] = str(tmp / "c.toml")
     os.environ["QMEM_DATA"] = str(tmp / "data")
-    from qmem import config, sync
+    from qmem.base import config
+    from qmem.engine import sync
 
     cfg = config.load()
     config.add_collection(cfg, config.Collection("bench", str(root)))

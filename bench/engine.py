@@ -80,13 +80,14 @@ def bench_size(sections: int, runs: int) -> dict[str, object]:
             os.utime(os.path.join(root, rel), (hour_ago, hour_ago))
         env = child_env(tmp)
         os.environ.update({"QMEM_CONFIG": env["QMEM_CONFIG"], "QMEM_DATA": env["QMEM_DATA"]})
-        from qmem import config, search, sync
-        from qmem.layout import tantivy_dir
+        from qmem.base import config
+        from qmem.engine import search, sync
+        from qmem.base.layout import tantivy_dir
 
         cfg = config.load()
         config.add_collection(cfg, config.Collection("bench", root))
         build_s, build_rss = timed_child(
-            [sys.executable, "-c", "from qmem import config, sync; sync.refresh(config.load())"], env)
+            [sys.executable, "-c", "from qmem.base import config; from qmem.engine import sync; sync.refresh(config.load())"], env)
         cfg = config.load()
         result: dict[str, object] = {
             "sections": sync.refresh(cfg).collections[0].sections,

@@ -17,7 +17,8 @@ import re
 import sys
 from collections import defaultdict
 
-from qmem import config, search, sync
+from qmem.base import config
+from qmem.engine import search, sync
 
 
 def run(root: str, cache: str, k: int = 10, show: bool = False) -> dict[str, dict[str, float]]:

@@ -1,4 +1,4 @@
-"""CPU cost of `qmem.markdown.parse` per section, on the Markdown files of a folder.
+"""CPU cost of `qmem.text.markdown.parse` per section, on the Markdown files of a folder.
 
     python bench/parse_speed.py [FOLDER] [--rounds 5] [--reference]
 
@@ -6,7 +6,7 @@ Files are read and decoded first; then every round parses all of them and is tim
 `time.process_time` (CPU of this process, so other load on the machine moves it little).
 The best round is printed as µs per section; the parsers' caches (tags seen) are emptied
 before each round. `--reference` times the parser kept under
-tests/markdown_reference.py (the line-based one) in interleaved rounds, for an A/B ratio.
+tests/reference/markdown_reference.py (the line-based one) in interleaved rounds, for an A/B ratio.
 """
 
 from __future__ import annotations
@@ -48,10 +48,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("folder", nargs="?", default="/work/tools/c20k")
     parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--reference", action="store_true", help="also time tests/markdown_reference.py")
+    parser.add_argument("--reference", action="store_true", help="also time tests/reference/markdown_reference.py")
     args = parser.parse_args()
 
-    from qmem import markdown
+    from qmem.text import markdown
 
     parsers = {"parse": markdown}
     if args.reference:

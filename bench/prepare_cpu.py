@@ -24,9 +24,11 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
 
-    from qmem import analysis, index, markdown, parallel
-    from qmem.reading import read_sections
-    from qmem.scan import scan
+    from qmem.text import analysis, markdown
+    from qmem.backends.tantivy import index
+    from qmem.engine import parallel
+    from qmem.engine.reading import read_sections
+    from qmem.engine.scan import scan
 
     files, _ = scan(args.corpus, ["**/*.md"], [])
     files = files[: args.files] if args.files else files

@@ -4,7 +4,7 @@
 
 Each stage is timed in CPU seconds of this process (user+sys, tantivy's indexing threads
 included), in one process with the garbage collector off (as in a worker), so machine load
-changes the numbers little. A build with workers (`qmem.parallel`) runs read, parse and prepare
+changes the numbers little. A build with workers (`qmem.engine.parallel`) runs read, parse and prepare
 in the workers, marshal on both sides, and the Tantivy stages in the main process.
 """
 
@@ -32,10 +32,12 @@ def main() -> None:
     import tantivy
     import xxhash
 
-    from qmem import analysis, index, markdown, parallel, writer
-    from qmem.scan import scan
+    from qmem.text import analysis, markdown
+    from qmem.backends.tantivy import index, writer
+    from qmem.engine import parallel
+    from qmem.engine.scan import scan
 
-    gc.disable()  # as in a worker process (qmem.parallel): the collector only costs time here
+    gc.disable()  # as in a worker process (qmem.engine.parallel): the collector only costs time here
     rows: list[tuple[str, float]] = []
 
     def stage(label: str, started: float) -> None:

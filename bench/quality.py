@@ -32,7 +32,7 @@ def qmem(env: dict[str, str], *args: str) -> str:
 
 
 def run(data: str) -> dict[str, dict[str, float]]:
-    from qmem import evaluate
+    from qmem.engine import evaluate
 
     results = {}
     for name, split, k2, _ in SETS:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from qmem import search, sync
+from qmem.engine import search, sync
 
 CASES = {
     "single-term": ("deploy", {}),

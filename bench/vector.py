@@ -38,7 +38,7 @@ def _cpu() -> float:
 
 
 def _sections(paths: list[str]) -> list[str]:
-    from qmem import markdown
+    from qmem.text import markdown
 
     texts = []
     for path in paths:
@@ -108,7 +108,7 @@ def throughput(model_name: str, data: str, rounds: int = 2) -> dict[str, dict[st
 
 
 def run(args: argparse.Namespace) -> dict[str, object]:
-    from qmem import evaluate
+    from qmem.engine import evaluate
 
     os.makedirs(args.work, exist_ok=True)
     env = dict(os.environ, QMEM_CONFIG=os.path.join(args.work, "c.toml"), QMEM_DATA=os.path.join(args.work, "data"))
@@ -137,9 +137,10 @@ def run(args: argparse.Namespace) -> dict[str, object]:
 def latency(env: dict[str, str]) -> dict[str, float]:
     """Median ms: in-process vsearch and query, and cold `qmem query` / `qmem search` processes."""
     os.environ.update({"QMEM_CONFIG": env["QMEM_CONFIG"], "QMEM_DATA": env["QMEM_DATA"]})
-    from qmem import config
-    from qmem.search import SearchOptions
-    from qmem.vector import hybrid, models, store
+    from qmem.base import config
+    from qmem.engine.search import SearchOptions
+    from qmem.engine import hybrid
+    from qmem.vector import models, store
 
     cfg = config.load()
     model = models.load(models.name_of(store.load(cfg.data_dir, "beir-scifact").model))

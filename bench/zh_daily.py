@@ -202,7 +202,8 @@ def baseline(root: str, cases: list[dict], k: int) -> float:
 def qmem_recall(root: str, cases: list[dict], k: int, now: str | None = NOW.isoformat(),
                 show: bool = False) -> tuple[float, float]:
     """Recall@k of the evidence line in the shown snippet lines, and mean snippet characters."""
-    from qmem import config, search, sync
+    from qmem.base import config
+    from qmem.engine import search, sync
 
     cfg = config.load()
     if "zh" not in cfg.collections:

@@ -40,7 +40,8 @@ def workspace(tmp_path: Path) -> Path:
 @pytest.fixture
 def cfg(workspace: Path):
     """A config with the sample workspace as collection `main`, indexed."""
-    from qmem import catalog, config
+    from qmem.engine import catalog
+    from qmem.base import config
 
     c = config.load()
     catalog.create(c, "main", str(workspace))

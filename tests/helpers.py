@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import tantivy
 
-from qmem import index as index_mod
+from qmem.backends.tantivy import index as index_mod
 
 
 def index_snapshot(data_dir: str) -> list[tuple]:

@@ -18,13 +18,13 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(0)
     if args[:1] == ["__collections"]:  # for shell completion scripts (cli/completion.py)
         _collection_names()
-    from .errors import EXIT_USAGE, non_utf8_argument
+    from .base.errors import EXIT_USAGE, non_utf8_argument
 
     bad = non_utf8_argument(args)
     if bad:
         sys.stderr.write(f"qmem: argument {bad} is not valid UTF-8\n")
         sys.exit(EXIT_USAGE)
-    from .cli.fast import read_only, try_fast
+    from .faces.cli.fast import read_only, try_fast
 
     if read_only(args):
         if argv is None:
@@ -37,7 +37,7 @@ def main(argv: list[str] | None = None) -> None:
         try:
             sys.stdout.flush()
         except BrokenPipeError:
-            from .cli.common import _silence_stdout
+            from .faces.cli.common import _silence_stdout
 
             _silence_stdout()
         if argv is None:  # a finished fast command left nothing open: skip the teardown (~3 ms)
@@ -49,7 +49,7 @@ def main(argv: list[str] | None = None) -> None:
                 pass
             os._exit(code)
         sys.exit(code)
-    from .cli.app import run
+    from .faces.cli.app import run
 
     run(args)
 
@@ -77,8 +77,8 @@ _DATETIME_NAMES = ("MAXYEAR", "MINYEAR", "UTC", "date", "datetime", "datetime_CA
 
 def _collection_names() -> None:
     """The configured collection names, one a line; nothing at all when the config is broken."""
-    from . import config
-    from .errors import QmemError
+    from .base import config
+    from .base.errors import QmemError
 
     try:
         names = sorted(config.load().collections)

@@ -14,8 +14,8 @@ import os
 import re
 from datetime import date
 
-from ..analysis import estimate_tokens
-from . import domains as domains_mod
+from ..text.analysis import estimate_tokens
+from .tree import domains as domains_mod
 from .workspace import Workspace, raw_lines
 
 DEFAULT_BUDGET = 1500
@@ -124,7 +124,7 @@ def _fit(result: BootResult, oldest_first: list[Part]) -> None:
 
 def _without_private(text: str, private: list[str], tree_config: dict[str, object]) -> tuple[str, list[str]]:
     """The L0 text minus `[private]` sections and sections or domain entries of private domains."""
-    from .tree_shape import split
+    from .tree.shape import split
 
     table = domains_mod.load_table(tree_config)
     preamble, parts = split(text)

@@ -17,8 +17,8 @@ import json
 import unicodedata
 from datetime import date, timedelta
 
-from ..errors import BadInputError, IndexBusyError, QmemError
-from ..fsutil import append_locked
+from ..base.errors import BadInputError, IndexBusyError, QmemError
+from ..base.fsutil import append_locked
 from . import entries
 from .workspace import Workspace, bare, raw_lines
 
@@ -96,7 +96,7 @@ def remember(ws: Workspace, text: str, *, type_: str | None = None, priority: st
 def refresh_written(cfg: object, paths: list[str]) -> str:
     """Re-index the files a writer just touched, without waiting for another writer: "indexed",
     "" when no collection holds them, or a one-line reason (the index is busy, not built yet)."""
-    from ..sync import refresh_files
+    from ..engine.sync import refresh_files
 
     try:
         done = refresh_files(cfg, paths)  # type: ignore[arg-type]

@@ -22,11 +22,11 @@ import re
 from collections import Counter
 from datetime import date
 
-from ..conventions import plural
-from ..errors import ConfigError, QmemError
-from ..fsutil import rewrite_locked
+from ..base.conventions import plural
+from ..base.errors import ConfigError, QmemError
+from ..base.fsutil import rewrite_locked
 from . import entries
-from . import tree as tree_mod
+from .tree import grow as tree_mod
 from .workspace import (  # noqa: F401 - the markers are re-exported for callers of this module
     DISTILLED_SUFFIX, PROVENANCE, STATS_END, STATS_START, SUMMARY_END, SUMMARY_START, Workspace, bare, line_ending,
     raw_lines,

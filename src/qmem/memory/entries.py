@@ -9,10 +9,10 @@ from __future__ import annotations
 import re
 from datetime import date, timedelta
 
-from ..analysis import is_cjk
-from ..errors import BadInputError
-from ..markdown import tag_meaning
-from ..conventions import parse_type as type_of
+from ..text.analysis import is_cjk
+from ..base.errors import BadInputError
+from ..text.markdown import tag_meaning
+from ..base.conventions import parse_type as type_of
 
 PRIORITY_DAYS = {"P1": 90, "P2": 30}
 _ENTRY = re.compile(r"^(?P<indent>\s*)[-*+]\s+(?P<tags>(?:\[[^\]\n]{1,40}\]\s*)*)(?P<rest>.*)$")

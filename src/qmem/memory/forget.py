@@ -20,8 +20,8 @@ from datetime import date
 
 import xxhash
 
-from ..errors import BadInputError, NotFoundError
-from ..fsutil import append_locked, resolve_inside, rewrite_locked
+from ..base.errors import BadInputError, NotFoundError
+from ..base.fsutil import append_locked, resolve_inside, rewrite_locked
 from . import entries
 from .daily import make_entry
 from .janitor import MOVED_MARK, _archived_ids, _fenced, candidate_files

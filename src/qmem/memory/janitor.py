@@ -24,9 +24,9 @@ from datetime import date
 
 import xxhash
 
-from .. import markdown
-from ..errors import QmemError
-from ..fsutil import append_locked, rewrite_locked
+from ..text import markdown
+from ..base.errors import QmemError
+from ..base.fsutil import append_locked, rewrite_locked
 from . import entries
 from .workspace import Workspace, bare, raw_lines
 

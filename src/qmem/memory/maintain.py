@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from datetime import date
 
-from ..errors import QmemError
+from ..base.errors import QmemError
 from . import distill as distill_mod
 from . import janitor as janitor_mod
-from . import tree as tree_mod
+from .tree import grow as tree_mod
 from .workspace import Workspace
 
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import os
 import time
 
-from ..errors import BadInputError
-from ..fsutil import append_locked, atomic_write, rewrite_locked
+from ..base.errors import BadInputError
+from ..base.fsutil import append_locked, atomic_write, rewrite_locked
 from .workspace import Workspace
 
 

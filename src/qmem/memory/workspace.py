@@ -14,8 +14,8 @@ import re
 import stat
 from datetime import date
 
-from ..errors import BadInputError, UnsafePathError
-from ..fsutil import is_inside, write_problem
+from ..base.errors import BadInputError, UnsafePathError
+from ..base.fsutil import is_inside, write_problem
 
 _DAILY = re.compile(r"^(\d{4}-\d{2}-\d{2})\.md$")
 # Blocks and lines that qmem itself writes into memory files (distill's summaries and stats).

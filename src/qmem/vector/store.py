@@ -23,12 +23,12 @@ import numpy as np
 import tantivy
 import xxhash
 
-from ..config import Config
-from ..errors import BadInputError, IndexBusyError
-from ..fsutil import FileLock, atomic_write
-from ..index import body_hash, open_reader, stored_fields
-from ..layout import version_dir
-from ..search import Files
+from ..base.config import Config
+from ..base.errors import BadInputError, IndexBusyError
+from ..base.fsutil import FileLock, atomic_write
+from ..backends.tantivy.index import body_hash, open_reader, stored_fields
+from ..base.layout import version_dir
+from ..engine.search import Files
 from .models import Embedder
 
 MAX_CHARS = 2000  # e5 and MiniLM read at most 512 tokens; longer text only costs time

@@ -1,0 +1,1 @@
+"""The local engine: a Tantivy index per config. The only package that imports `tantivy`."""

@@ -1,0 +1,151 @@
+"""A hit: the record a search returns, built from a section's stored fields and the file itself.
+
+The index stores no text: each hit's file is read (once per search, `Files`) and its section
+checked against the stored hash; an edited file's section is found again by its anchor."""
+
+from __future__ import annotations
+
+import os
+
+from ..base.config import Config
+from ..base.conventions import is_archived
+from ..base.errors import UnsafePathError
+from ..base.fsutil import decode_text, read_inside
+from ..backends.tantivy.index import body_hash
+from ..text.snippets import Snippet, make_snippet
+
+
+class Hit:
+    __slots__ = (
+        "collection", "path", "abs_path", "anchor", "heading", "line_start", "line_end",
+        "score", "snippet", "date", "types", "body", "body_line", "stale", "ranks", "explain",
+    )
+
+    def __init__(self, **fields: object) -> None:
+        for name in self.__slots__:
+            setattr(self, name, fields.get(name))  # ranks: only hybrid search sets them
+
+    @property
+    def shown_lines(self) -> tuple[int, int]:
+        """First and last line of what a hit shows: its snippet, or the section without one."""
+        snippet: Snippet = self.snippet  # type: ignore[assignment]
+        if snippet.lines:
+            return snippet.line, snippet.last
+        return self.line_start, self.line_end  # type: ignore[return-value]
+
+    @property
+    def expired(self) -> bool:
+        """From the janitor's archive (only found when a collection's exclude lets it in)."""
+        return is_archived(self.path)  # type: ignore[arg-type]
+
+    @property
+    def line(self) -> int:
+        """The reported line: the best-matching line of the snippet (the section's first
+        body line when nothing is shown)."""
+        snippet: Snippet = self.snippet  # type: ignore[assignment]
+        if snippet.lines:
+            return snippet.best
+        return self.body_line or self.line_start  # type: ignore[return-value]
+
+    def to_dict(self, full: bool = False) -> dict[str, object]:
+        snippet: Snippet = self.snippet  # type: ignore[assignment]
+        out: dict[str, object] = {
+            "collection": self.collection,
+            "path": self.path,
+            "abs_path": self.abs_path,
+            "anchor": self.anchor,
+            "heading": self.heading,
+            "line": self.line,
+            "line_start": self.line_start,
+            "line_end": self.line_end,
+            "score": round(self.score, 4),  # type: ignore[arg-type]
+            "snippet": snippet.text,
+            "snippet_line": snippet.line,
+            "date": self.date,
+            "types": self.types,
+            "stale": self.stale,
+            "expired": self.expired,
+        }
+        if self.ranks:
+            out["ranks"] = self.ranks
+        if self.explain:
+            out["explain"] = self.explain
+        if full:
+            out["body"] = self.body
+        return out
+
+
+def build_hit(cfg: Config, doc: dict, score: float, units: list[tuple[str, ...]], snippet_lines: int,
+              files: Files, weights: list[float] | None = None) -> Hit | None:
+    """A Hit from a document's stored fields, its text read from the file (None when the
+    collection is gone from the config or the file from the disk)."""
+    coll = doc["collection"][0]
+    if coll not in cfg.collections:
+        return None  # removed from the config; the next refresh purges it
+    path = doc["path"][0]
+    abs_path = os.path.join(cfg.collections[coll].path, path)
+    anchor = doc["anchor"][0]
+    line_start, line_end, body_line = doc["line_start"][0], doc["line_end"][0], doc["body_line"][0]
+    body, stale = "", False
+    if snippet_lines > 0:
+        lines = files.lines(abs_path, cfg.collections[coll].path)
+        if lines is None:
+            return None  # deleted since the last refresh: never show what is gone
+        body = "\n".join(lines[body_line - 1:line_end])
+        if body_hash(body) != doc["body_hash"][0]:
+            stale = True  # edited since the last refresh: show the section as it is now
+            line_start, line_end, body_line, body = _relocate(lines, anchor, line_start, line_end)
+    elif not os.path.isfile(abs_path):
+        return None  # no snippet wanted, but a deleted file is still never a hit
+    day = doc["date"][0]
+    return Hit(
+        collection=coll,
+        path=path,
+        abs_path=abs_path,
+        anchor=anchor,
+        heading=doc.get("heading", [""])[0],
+        line_start=line_start,
+        line_end=line_end,
+        score=score,
+        snippet=make_snippet(body, body_line, units, snippet_lines, weights) if snippet_lines > 0 else Snippet(body_line, [], []),
+        date=f"{day // 10000:04d}-{day // 100 % 100:02d}-{day % 100:02d}" if day else None,
+        types=doc.get("types", []),
+        body=body,
+        body_line=body_line,
+        stale=stale,
+    )
+
+
+class Files:
+    """Each hit's file read once per search; the index stores no text, the file is the truth."""
+
+    def __init__(self) -> None:
+        self._cache: dict[str, list[str] | None] = {}
+
+    def lines(self, path: str, root: str | None = None) -> list[str] | None:
+        """The file's lines; None when it is gone, unreadable, not text, or (given `root`) the
+        file actually opened is outside `root` (a folder swapped for a link meanwhile)."""
+        if path not in self._cache:
+            try:
+                if root is not None:
+                    text = decode_text(read_inside(root, path))
+                else:
+                    with open(path, "rb") as handle:
+                        text = decode_text(handle.read())
+                self._cache[path] = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+            except (OSError, UnicodeDecodeError, UnsafePathError):
+                self._cache[path] = None
+        return self._cache[path]
+
+
+def _relocate(lines: list[str], anchor: str, line_start: int, line_end: int) -> tuple[int, int, int, str]:
+    """Where a section of an edited file is now: same anchor, nearest to its old place."""
+    from ..text.markdown import parse
+
+    sections = [s for s in parse("\n".join(lines)) if s.anchor == anchor]
+    if sections:
+        best = min(sections, key=lambda s: abs(s.line_start - line_start))
+        return best.line_start, best.line_end, best.body_line, best.body
+    end = min(line_end, len(lines))
+    start = min(line_start, end)
+    return start, end, start, "\n".join(lines[start - 1:end])

@@ -1,0 +1,391 @@
+"""Search: user text and filters → ranked Hit records with line-anchored snippets.
+
+Filters (`collections`, `types`, `since`/`until`, `path`) are part of the Tantivy query, so
+`-n 10` means ten matching hits, not ten hits of which some are then dropped.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+from ..text import query as query_mod
+from ..base.config import MAX_LIMIT, Config
+from ..base.errors import BadInputError, IndexCorruptError
+from ..base.fsutil import glob_to_regex
+from ..backends import open_searcher
+from ..backends.tantivy.index import open_reader, path_regex_problem, probe
+from ..base.layout import tantivy_dir
+from ..base.conventions import parse_type
+from .hits import Files, Hit, build_hit  # noqa: F401 - re-exported: callers import them from search
+from ..text.snippets import Snippet
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up cost)
+if TYPE_CHECKING:
+    from datetime import date
+
+_RETRIES = 5
+# A section from a day the question names scores (1 + DATE_PRIOR) times its BM25 score.
+DATE_PRIOR = 1.0
+DATE_BONUS = 0.5
+BUDGET_POOL = 50  # hits considered for --budget when -n is not given
+HIT_OVERHEAD_TOKENS = 24  # path, heading, score and JSON keys of one hit
+
+
+class SearchOptions:
+    __slots__ = ("collections", "limit", "types", "since", "until", "path", "min_score", "snippet_lines",
+                 "now", "when", "recency", "explain", "budget")
+
+    def __init__(
+        self,
+        collections: list[str] | None = None,
+        limit: int = 10,
+        types: list[str] | None = None,
+        since: str | None = None,
+        until: str | None = None,
+        path: str | None = None,
+        min_score: float | None = None,
+        snippet_lines: int = 3,
+        now: str | None = None,
+        when: str | None = None,
+        recency: float | None = None,
+        explain: bool = False,
+        budget: int | None = None,
+    ) -> None:
+        self.collections = collections or []
+        self.limit = limit
+        self.types = types or []
+        self.since = since
+        self.until = until
+        self.path = path
+        self.min_score = min_score
+        self.snippet_lines = snippet_lines
+        self.now = now  # YYYY-MM-DD that relative dates count from (default: today)
+        self.when = when  # "last week", "5月2日": an explicit date filter
+        self.recency = recency  # half-life in days of a prior for recent dated sections
+        self.explain = explain
+        self.budget = budget  # LLM tokens the hits may take (instead of a count)
+
+
+def parse_day(value: str, today: date | None = None) -> int:
+    """`YYYY-MM-DD`, `today`, `yesterday` or `Nd` (N days ago) → YYYYMMDD."""
+    from datetime import date, timedelta
+
+    v = value.strip().lower()
+    today = today or date.today()
+    try:
+        if v == "today":
+            day = today
+        elif v == "yesterday":
+            day = today - timedelta(days=1)
+        elif v.endswith("d") and v[:-1].isdigit():
+            day = today - timedelta(days=int(v[:-1]))
+        else:
+            day = date.fromisoformat(v)
+    except (ValueError, OverflowError):
+        raise BadInputError(f"bad date {value!r}: use YYYY-MM-DD, today, yesterday or Nd (days ago)") from None
+    return day.year * 10000 + day.month * 100 + day.day
+
+
+def path_filter_regex(glob: str) -> str:
+    """A path glob as an anchored regex; a glob without '/' matches in any folder."""
+    regex = glob_to_regex(glob)
+    regex = regex if "/" in glob else f"(?:.*/)?{regex}"
+    problem = path_regex_problem(regex)
+    if problem:
+        raise BadInputError(f"--path {glob!r}: the index cannot use this glob ({problem}); simplify it")
+    return regex
+
+
+_DATE_HINTS = ("today", "yesterday", "tonight", "ago", "last", "this", "past", "previous", "week", "month", "year",
+               "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+               "mon", "tue", "wed", "thu", "fri", "sat", "sun",
+               "天", "周", "月", "年", "星期", "礼拜", "号")
+
+
+def maybe_dated(text: str) -> bool:
+    """A cheap test before importing the date parser: a digit or a date word."""
+    lower = text.lower()
+    return any(ch.isdigit() for ch in lower) or any(hint in lower for hint in _DATE_HINTS)
+
+
+def today(options: SearchOptions) -> date:
+    from datetime import date
+
+    if not options.now:
+        return date.today()
+    try:
+        return date.fromisoformat(options.now.strip())
+    except ValueError:
+        raise BadInputError(f"bad --now {options.now!r}: use YYYY-MM-DD") from None
+
+
+def build_form(text: str, options: SearchOptions) -> query_mod.QueryForm:
+    priors: list[tuple[int, int]] = []
+    if text and maybe_dated(text):
+        from ..base import dates
+
+        ranges, rest = dates.find(text, today(options))
+        if ranges:
+            priors = [r.ints() for r in ranges]
+            text = rest if rest.strip() else text
+    form = query_mod.parse(text)
+    form.date_priors = priors
+    form.collections = list(options.collections)
+    form.types = sorted({parse_type(t) for t in options.types})
+    now = today(options) if (options.now or options.when or options.since or options.until) else None
+    form.since = parse_day(options.since, now) if options.since else 0
+    form.until = parse_day(options.until, now) if options.until else 0
+    if options.when:
+        from ..base import dates
+
+        try:
+            low, high = dates.parse_when(options.when, now)  # type: ignore[arg-type]
+        except ValueError:
+            raise BadInputError(f"--when {options.when!r}: no date found (try 'last week', 'yesterday', "
+                                "'2026-05-02', '5月2日', '上周')") from None
+        form.since, form.until = max(form.since, low), min(form.until or high, high)
+    if form.since and form.until and form.since > form.until:
+        raise BadInputError("--since is after --until")
+    form.path_regex = path_filter_regex(options.path) if options.path else ""
+    return form
+
+
+class Reader:
+    """An index kept open between searches (a long-running face such as the MCP server).
+
+    Each search reloads it to see the latest commit; a failure reopens it from disk."""
+
+    def __init__(self, data_dir: str) -> None:
+        self.data_dir = data_dir
+        self._index = None
+
+    def index(self):  # noqa: ANN201 - tantivy.Index
+        if self._index is None:
+            self._index = open_reader(self.data_dir)
+        else:
+            self._index.reload()
+        return self._index
+
+    def forget(self) -> None:
+        self._index = None
+
+
+def search(cfg: Config, text: str, options: SearchOptions | None = None, reader: Reader | None = None) -> list[Hit]:
+    """Ranked hits for `text` across the selected collections (all by default)."""
+    options = options or SearchOptions()
+    check_limit(options.limit)
+    cfg.select(options.collections)  # unknown names fail before touching the index
+    form = build_form(text, options)
+    last_error: Exception | None = None
+    for attempt in range(_RETRIES):
+        try:
+            return _run(cfg, form, options, reader)
+        except ValueError as exc:
+            # A refresh in another process may delete a segment between our reading
+            # meta.json and opening the segment; the next attempt sees the new commit.
+            last_error = exc
+            if reader is not None:
+                reader.forget()
+            time.sleep(0.02 * (attempt + 1))
+    problem = probe(cfg.data_dir)  # still failing: a damaged index, or a query the engine refuses
+    if problem:
+        raise IndexCorruptError(f"the index in {tantivy_dir(cfg.data_dir)} is damaged ({problem})")
+    raise last_error  # type: ignore[misc]
+
+
+def real_roots(cfg: Config) -> dict[str, str]:
+    """Each collection's root with links resolved: the same file under two collections is one file."""
+    return {name: os.path.realpath(coll.path) for name, coll in cfg.collections.items()}
+
+
+def copies(cfg: Config, names: list[str] | None = None) -> int:
+    """The most collections among `names` (all by default) that can index one file: 1 unless
+    roots overlap (`main` and `all` on one folder, or a root inside another)."""
+    from ..base.fsutil import is_inside
+
+    roots = [os.path.realpath(c.path) for c in cfg.select(names)]
+    return max((sum(is_inside(other, root) for other in roots) for root in roots), default=1)
+
+
+def never_indexed(cfg: Config, names: list[str] | None = None) -> list[str]:
+    """The selected collections that no refresh has indexed yet (created with --no-index, or
+    added to the config by hand): a search finds nothing in them and should say so."""
+    from ..base.layout import manifest_path
+
+    return [c.name for c in cfg.select(names) if not os.path.exists(manifest_path(cfg.data_dir, c.name))]
+
+
+def check_limit(limit: int) -> None:
+    """Refuse a result count below 1 or above MAX_LIMIT (a huge count would size the engine's
+    top-k heap, or overflow its unsigned argument)."""
+    if limit < 1 or limit > MAX_LIMIT:
+        raise BadInputError(f"the number of results must be between 1 and {MAX_LIMIT}, got {limit}")
+
+
+def ranked_docs(cfg: Config, form: query_mod.QueryForm, limit: int,
+                reader: Reader | None = None) -> list[tuple[float, dict]]:
+    """(BM25 score, stored fields) of the best `limit` sections for a query form."""
+    return _ranked(cfg, form, limit, reader)[0]
+
+
+def _ranked(cfg: Config, form: query_mod.QueryForm, limit: int,
+            reader: Reader | None = None) -> tuple[list[tuple[float, dict]], list[float]]:
+    """The best sections the config's scopes may see and the weight of each highlight unit
+    (see `unit_weights`), from whichever backend the config names."""
+    searcher = open_searcher(cfg, reader)
+    docs = searcher.search(form, cfg.sees, limit)
+    for low, high in form.date_priors:  # sections of the named days compete even when the text ranks them low
+        dated = form.within(low, high)
+        if dated is not None:
+            docs.extend(searcher.search(dated, cfg.sees, limit))
+            listing = dated.within(low, high)
+            listing.should, listing.must = [], []  # the named days' sections, whatever their words
+            docs.extend((0.0, doc) for _, doc in searcher.search(listing, cfg.sees, limit))
+    return docs, searcher.weights(form, unit_weights) if docs else []
+
+
+def unit_weights(searcher, schema, form: query_mod.QueryForm) -> list[float]:  # noqa: ANN001 - tantivy
+    """Each highlight unit's BM25 IDF in the index (a phrase by the sections that hold it),
+    times its query boost: what a snippet line earns for holding it."""
+    import math
+
+    from ..backends.tantivy.index import unit_query
+
+    total = max(1, searcher.num_docs)
+    weights = []
+    for unit in [*form.should, *form.must]:
+        if len(unit.tokens) == 1:
+            df = searcher.doc_freq("body", unit.tokens[0])
+        else:
+            df = searcher.search(unit_query(schema, "body", unit.tokens), 1, count=True).count
+        weights.append(math.log(1 + (total - df + 0.5) / (df + 0.5)) * unit.boost)
+    return weights
+
+
+def _run(cfg: Config, form: query_mod.QueryForm, options: SearchOptions, reader: Reader | None = None) -> list[Hit]:
+    """Top sections; a date named in the query and `--recency` re-weigh each hit on its own
+    (a hit's score never depends on the other hits or on a filter)."""
+    units = form.highlight_units()
+    files = Files()
+    priors = bool(form.date_priors or options.recency)
+    pool = options.limit * 2 if priors else options.limit
+    pool *= copies(cfg, form.collections)  # overlapping collections index a file more than once
+    if options.budget:
+        pool = max(pool, BUDGET_POOL)
+    docs, weights = _ranked(cfg, form, pool, reader)
+    now = _int_day(today(options)) if priors else 0
+    # a named day's section also earns half the weight of the query's best unit, so the day
+    # shows up even when its words differ from the question's (the same for every hit)
+    date_bonus = DATE_BONUS * max(weights, default=0.0) if form.date_priors else 0.0
+    seen: set[tuple[str, int]] = set()
+    # a section listed twice keeps its text score; one in several overlapping collections is
+    # one hit, credited to the first collection by name
+    docs.sort(key=lambda row: (-row[0], row[1]["collection"][0]))
+    roots = real_roots(cfg)
+    ranked: list[tuple[float, float, float, dict]] = []
+    for score, doc in docs:
+        key = (os.path.join(roots.get(doc["collection"][0], doc["collection"][0]), doc["path"][0]), doc["line_start"][0])
+        if key in seen:
+            continue
+        seen.add(key)
+        day = doc["date"][0]
+        in_range = any(low <= day <= high for low, high in form.date_priors)
+        date_factor = 1.0 + DATE_PRIOR if in_range else 1.0
+        recency_factor = _recency(day, now, options.recency) if options.recency else 1.0
+        final = (score * date_factor + (date_bonus if in_range else 0.0)) * recency_factor
+        ranked.append((final, date_factor, recency_factor, {**doc, "_bm25": score}))
+    ranked.sort(key=lambda row: -row[0])
+    hits: list[Hit] = []
+    wanted = pool if options.budget else options.limit
+    for score, date_factor, recency_factor, doc in ranked:
+        if len(hits) >= wanted:
+            break
+        if options.min_score is not None and score < options.min_score:
+            continue
+        hit = build_hit(cfg, doc, score, units, options.snippet_lines, files, weights)
+        if hit is None:
+            continue
+        if options.explain:
+            hit.explain = _explain(form, hit, weights, doc["_bm25"], date_factor, recency_factor)
+        hits.append(hit)
+    if options.budget:
+        return fit_budget(hits, options.budget, options.limit)
+    return hits[:options.limit]
+
+
+def _int_day(day: date) -> int:
+    return day.year * 10000 + day.month * 100 + day.day
+
+
+def _recency(day: int, now: int, half_life: float) -> float:
+    """A dated section loses up to half its score with age (half-life in days); an undated
+    (evergreen) section such as MEMORY.md or a topic file is never demoted."""
+    if not day or half_life <= 0:
+        return 1.0
+    from datetime import date
+
+    def as_date(value: int) -> date:
+        return date(value // 10000, value // 100 % 100, value % 100)
+
+    try:
+        age = max(0, (as_date(now) - as_date(day)).days)
+    except ValueError:
+        return 1.0
+    return 0.5 + 0.5 * 0.5 ** (age / half_life)
+
+
+def _explain(form: query_mod.QueryForm, hit: Hit, weights: list[float], bm25: float, date_factor: float,
+             recency_factor: float) -> dict[str, object]:
+    """Why a hit ranks where it does: the units it holds with their weights, the priors,
+    the snippet window."""
+    snippet: Snippet = hit.snippet  # type: ignore[assignment]
+    units = [*form.should, *form.must]
+    matched = {" ".join(units[u].tokens) if len(units[u].tokens) > 1 and not all(len(t) == 1 for t in units[u].tokens)
+               else "".join(units[u].tokens): round(weights[u], 3) for u in sorted(snippet.matched) if u < len(weights)}
+    out: dict[str, object] = {"bm25": round(bm25, 4), "units": matched}
+    if form.date_priors:
+        out["date_prior"] = {"ranges": [f"{low}-{high}" for low, high in form.date_priors],
+                             "factor": round(date_factor, 3)}
+    if recency_factor != 1.0:
+        out["recency"] = round(recency_factor, 3)
+    out["window"] = snippet.why
+    return out
+
+
+def empty_reason(cfg: Config, text: str, options: SearchOptions) -> str:
+    """Why a search found nothing, in one phrase (for an empty answer)."""
+    form = build_form(text, options)
+    if not form.should and not form.must:
+        return "the query has no searchable words"
+    present = open_searcher(cfg).present([*form.should, *form.must], cfg.sees)
+    if not present:
+        return "no word of the query occurs in the indexed collections"
+    if form.must and any(u not in present for u in form.must):
+        return "a quoted phrase occurs nowhere"
+    return "the filters (collection, --type, --since/--until/--when, --path) or -exclusions leave no match"
+
+
+def fit_budget(hits: list[Hit], budget: int, limit: int) -> list[Hit]:
+    """As many hits as fit in `budget` LLM tokens (estimated), best first; a hit that does not
+    fit whole is cut to its best entry's line when that fits."""
+    from ..text.analysis import estimate_tokens
+
+    kept: list[Hit] = []
+    used = 0
+    for hit in hits:
+        if len(kept) >= limit:
+            break
+        snippet: Snippet = hit.snippet  # type: ignore[assignment]
+        cost = estimate_tokens(snippet.text) + HIT_OVERHEAD_TOKENS
+        if used + cost > budget and snippet.lines:
+            row = next((k for k, n in enumerate(snippet.numbers) if n == snippet.best), 0)
+            hit.snippet = Snippet(snippet.best, [snippet.lines[row]], [snippet.spans[row]], [snippet.best],
+                                  snippet.best, snippet.why + "; cut to the best line for --budget")
+            hit.snippet.matched = snippet.matched
+            cost = estimate_tokens(snippet.lines[row]) + HIT_OVERHEAD_TOKENS
+        if used + cost > budget:
+            break
+        kept.append(hit)
+        used += cost
+    return kept

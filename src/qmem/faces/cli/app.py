@@ -1,0 +1,326 @@
+"""The Typer face: parse options, call one library function, render, exit with a code.
+
+No logic lives here. `search` and `get` share their runners with the fast path
+(`cli/fast.py`); keep their options in step with the tables there (a test checks).
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated, Optional
+
+import typer
+
+from ... import __version__
+from . import collection_cmds, completion, doctor_cmd, memory_cmds, tree_cmds, vector_cmds
+from .common import (
+    GetArgs, IndexArgs, SearchArgs, emit, err, pick_format, run_get, run_index, run_search, warn_refresh,
+)
+from .options import CollectionsOpt, JsonOpt, QuietOpt, config_path, finish, load
+
+app = typer.Typer(
+    name="qmem",
+    help="Local BM25 search and memory manager for agents whose memory is Markdown.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # plain click help and errors: greppable, no box drawing in agent logs
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+app.add_typer(collection_cmds.collection_app, name="collection")
+app.add_typer(tree_cmds.tree_app, name="tree")
+
+
+def _version(value: bool) -> None:
+    if value:
+        emit(f"qmem {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def root(
+    ctx: typer.Context,
+    config: Annotated[
+        Optional[str],
+        typer.Option("--config", metavar="FILE", help="Config file (default: $QMEM_CONFIG, else $XDG_CONFIG_HOME/qmem/collections.toml)."),
+    ] = None,
+    version: Annotated[
+        bool, typer.Option("--version", "-V", is_eager=True, callback=_version, help="Print the version and exit.")
+    ] = False,
+) -> None:
+    """Local BM25 search and memory manager for agents whose memory is Markdown."""
+    ctx.obj = config
+
+
+# -- index ----------------------------------------------------------------------------------
+
+def index_cmd(
+    ctx: typer.Context,
+    names: Annotated[Optional[list[str]], typer.Argument(help="Collections to refresh (default: all).")] = None,
+    full: Annotated[bool, typer.Option("--full", help="Rebuild from scratch instead of incrementally.")] = False,
+    wait: Annotated[
+        Optional[float],
+        typer.Option("--wait", metavar="SECONDS", help="Seconds to wait for another refresh to finish (default: config, 30).", min=0),
+    ] = None,
+    quiet: QuietOpt = False,
+    watch: Annotated[bool, typer.Option("--watch", help="Keep refreshing as files change (Ctrl-C stops).")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Refresh the index: read new and changed files, drop deleted ones (incremental)."""
+    def action() -> int:
+        if watch:
+            from ...base.errors import BadInputError
+
+            cfg = load(ctx)
+            if not cfg.collections:
+                raise BadInputError(f"no collections to index in {cfg.file}: qmem collection create NAME PATH")
+            if wait is not None:
+                cfg.lock_timeout = wait
+            _watch(cfg, names, quiet, as_json)
+            return 0
+        args = IndexArgs()
+        args.config = config_path(ctx)
+        args.names, args.full, args.wait, args.quiet, args.json = names, full, wait, quiet, as_json
+        return run_index(args)
+
+    finish(action)
+
+
+def _watch(cfg, names: list[str] | None, quiet: bool, as_json: bool) -> None:  # noqa: ANN001
+    from .. import render
+    from ...engine.watch import watch
+
+    def report(result) -> None:  # noqa: ANN001
+        warn_refresh(result)
+        if as_json:
+            emit(render.to_json(result.to_dict()))
+        elif not quiet:
+            emit(render.refresh_text(result))
+        sys.stdout.flush()
+
+    if not quiet:
+        sys.stderr.write("qmem: watching for changes (Ctrl-C stops)\n")
+        sys.stderr.flush()
+    import signal
+    import threading
+
+    stop = threading.Event()
+
+    def on_interrupt(signum, frame) -> None:  # noqa: ANN001
+        """The first Ctrl-C lets the running refresh finish and ends the watch; a second one interrupts."""
+        if stop.is_set():
+            raise KeyboardInterrupt
+        stop.set()
+
+    previous = signal.signal(signal.SIGINT, on_interrupt)
+    try:  # Ctrl-C is how a watch ends: exit 0, one line at most
+        watch(cfg, names, on_refresh=report, on_busy=lambda msg: sys.stderr.write(f"qmem: {msg}\n"), stop=stop)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if not quiet:
+        sys.stderr.write("qmem: stopped watching\n")
+
+
+app.command("index")(index_cmd)
+app.command("update", help="Alias of `qmem index` (qmd's name).")(index_cmd)
+
+
+# -- search and get -------------------------------------------------------------------------
+
+@app.command("search")
+def search_cmd(
+    ctx: typer.Context,
+    query: Annotated[Optional[list[str]], typer.Argument(help="Words; \"quoted phrase\" must match, -word must not.")] = None,
+    collection: CollectionsOpt = None,
+    limit: Annotated[Optional[int], typer.Option("-n", "--limit", metavar="N", help="Number of results (default 10).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="JSON array of hits.")] = False,
+    files: Annotated[bool, typer.Option("--files", help="One abs_path:line per hit.")] = False,
+    md: Annotated[bool, typer.Option("--md", help="Markdown to paste into a prompt.")] = False,
+    fmt: Annotated[Optional[str], typer.Option("--format", metavar="FORMAT", help="text, json, files, md or openclaw ({results: [...]} as OpenClaw's memory_search returns).")] = None,
+    full: Annotated[bool, typer.Option("--full", help="Whole sections instead of snippets.")] = False,
+    min_score: Annotated[Optional[float], typer.Option("--min-score", metavar="SCORE", help="Drop hits scoring below this.")] = None,
+    types: Annotated[
+        Optional[list[str]],
+        typer.Option("-t", "--type", metavar="TYPE", help="Entry type: P E K B S ! or profile, event, knowledge, behaviour, skill, security (repeatable)."),
+    ] = None,
+    since: Annotated[Optional[str], typer.Option("--since", metavar="DATE", help="Dated sections from this day: YYYY-MM-DD, today, yesterday, Nd.")] = None,
+    until: Annotated[Optional[str], typer.Option("--until", metavar="DATE", help="Dated sections up to this day (inclusive).")] = None,
+    path: Annotated[Optional[str], typer.Option("--path", metavar="GLOB", help="Glob on the file path, e.g. \"memory/2026-*\".")] = None,
+    refresh: Annotated[bool, typer.Option("--refresh", help="Refresh stale collections first (never waits for a busy index).")] = False,
+    hybrid: Annotated[bool, typer.Option("--hybrid", help="BM25 and vectors fused, like `qmem query` (needs qmem embed).")] = False,
+    now: Annotated[Optional[str], typer.Option("--now", metavar="DATE", help="The day relative dates count from (YYYY-MM-DD; default today).")] = None,
+    when: Annotated[Optional[str], typer.Option("--when", metavar="TEXT", help="Only sections of these days: \"last week\", \"yesterday\", \"5月2日\", \"上周\".")] = None,
+    recency: Annotated[Optional[float], typer.Option("--recency", metavar="DAYS", help="Favour recent dated sections (half-life in days); undated files are never demoted.")] = None,
+    explain: Annotated[bool, typer.Option("--explain", help="Per hit: matched units and weights, date prior, the window chosen.")] = False,
+    budget: Annotated[Optional[int], typer.Option("--budget", metavar="TOKENS", help="As many hits as fit in this many LLM tokens.")] = None,
+) -> None:
+    """Search the index (BM25; Chinese and mixed text welcome)."""
+    args = SearchArgs()
+    args.config = config_path(ctx)
+    args.query = list(query or [])
+    args.collections = list(collection or [])
+    args.limit = limit
+    args.full = full
+    args.min_score = min_score
+    args.types = list(types or [])
+    args.since, args.until, args.path = since, until, path
+    args.refresh = refresh
+    args.hybrid = hybrid
+    args.now, args.when, args.recency, args.explain, args.budget = now, when, recency, explain, budget
+
+    def action() -> int:
+        args.fmt = pick_format(as_json, files, md, fmt)
+        return run_search(args)
+
+    finish(action)
+
+
+@app.command("get")
+def get_cmd(
+    ctx: typer.Context,
+    spec: Annotated[str, typer.Argument(help="path#anchor, path:LINE[:COUNT] or path (relative to a collection root).")],
+    collection: CollectionsOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Print a section by anchor, or a window of lines, with line numbers."""
+    args = GetArgs()
+    args.config = config_path(ctx)
+    args.spec = spec
+    args.collections = list(collection or [])
+    args.json = as_json
+    finish(lambda: run_get(args))
+
+
+@app.command("eval")
+def eval_cmd(
+    ctx: typer.Context,
+    fixture: Annotated[str, typer.Argument(help='JSON lines: {"query": "...", "expected": ["path", "path#anchor", "path:LINE"]}.')],
+    collection: CollectionsOpt = None,
+    k: Annotated[int, typer.Option("-k", metavar="K", help="Rank cut-off for the metrics.", min=1)] = 10,
+    mode: Annotated[str, typer.Option("--mode", metavar="MODE", help="bm25 (default), vector or hybrid (after qmem embed).")] = "bm25",
+    as_json: JsonOpt = False,
+) -> None:
+    """Score search on a fixture: hit@1, hit@k, recall@k, MRR@k, nDCG@k, and the misses."""
+    def action() -> None:
+        from ...engine import evaluate
+        from .. import render
+
+        cfg = load(ctx)
+        report = evaluate.evaluate(cfg, evaluate.load_fixture(fixture), list(collection or []), k, mode)
+        emit(render.to_json(report.to_dict()) if as_json else render.eval_text(report))
+
+    finish(action)
+
+
+@app.command("status")
+def status_cmd(
+    ctx: typer.Context,
+    names: Annotated[Optional[list[str]], typer.Argument(help="Collections (default: all).")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Per collection: root, files, sections, index size, last refresh, stale files."""
+    def action() -> None:
+        from ...engine import catalog
+        from .. import render
+
+        cfg = load(ctx)
+        st = catalog.status(cfg, names)
+        vectors = _vector_status(cfg, [c.name for c in st.collections])
+        if as_json:
+            data = st.to_dict()
+            for row in data["collections"]:  # type: ignore[union-attr]
+                row["vectors"] = vectors.get(row["name"])
+            emit(render.to_json(data))
+        else:
+            emit(render.status_text(st))
+            for name, info in vectors.items():
+                emit(f"{name}: {info['vectors']} vectors ({info['model']} on {info['device']}), "
+                     f"{info['waiting']} sections waiting: qmem embed {name}")
+
+    finish(action)
+
+
+memory_cmds.register(app)
+vector_cmds.register(app)
+doctor_cmd.register(app)
+completion.register(app)
+
+
+@app.command("mcp")
+def mcp_cmd(
+    ctx: typer.Context,
+    http: Annotated[bool, typer.Option("--http", help="Serve streamable HTTP instead of stdio.")] = False,
+    host: Annotated[str, typer.Option("--host", metavar="ADDR", help="HTTP address (loopback by default).")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", metavar="PORT", help="HTTP port (0: any free port).", min=0, max=65535)] = 8765,
+    allow_remote: Annotated[bool, typer.Option("--allow-remote", help="Allow a non-loopback --host (needs a bearer token).")] = False,
+    token: Annotated[
+        Optional[str],
+        typer.Option("--token", metavar="TOKEN", envvar="QMEM_MCP_TOKEN", show_envvar=False,
+                     help="Bearer token every HTTP request must carry (prefer $QMEM_MCP_TOKEN: argv is visible).")
+    ] = None,
+    workspace: memory_cmds.WorkspaceOpt = None,
+) -> None:
+    """Serve memory_search, memory_get, memory_boot, memory_remember, memory_forget, memory_status over MCP."""
+    def action() -> None:
+        from ..mcp import serve
+
+        def announce(line: str) -> None:
+            err(line)
+            sys.stderr.flush()
+
+        serve(config_path(ctx), workspace, http=http, host=host, port=port, allow_remote=allow_remote,
+              token=token or None, announce=announce)
+
+    finish(action)
+
+
+def _vector_status(cfg, names: list[str]) -> dict:  # noqa: ANN001
+    """Vector counts for the collections that have a vector store (the optional tier)."""
+    import os
+
+    from ...base.layout import version_dir
+
+    if not os.path.isdir(os.path.join(version_dir(cfg.data_dir), "vectors")):
+        return {}
+    from ...vector import store
+
+    return {n: store.status(cfg, n) for n in names if os.path.isdir(store.store_dir(cfg.data_dir, n))}
+
+
+def command():  # noqa: ANN201 - click.Command
+    """The click command tree, with examples, argument names and -q added (cli/helptext.py)."""
+    from .helptext import polish
+
+    return polish(typer.main.get_command(app))
+
+
+def run(argv: list[str]) -> None:
+    """Run the Typer app. A usage error is one line on stderr and exit 2; `qmem` or a command
+    group without a command prints its help (exit 2, as click does); Ctrl-C exits 130."""
+    from .fast import query_argv
+
+    try:
+        code = command()(args=query_argv(argv), prog_name="qmem", standalone_mode=False)
+    except typer.Abort:
+        err("interrupted")
+        sys.exit(130)
+    except Exception as exc:
+        if not any(k.__name__ == "ClickException" for k in type(exc).__mro__):
+            raise
+        if type(exc).__name__ == "NoArgsIsHelpError":  # `qmem`, `qmem collection`: the help, as before
+            exc.show()  # type: ignore[attr-defined]
+            sys.exit(exc.exit_code)  # type: ignore[attr-defined]
+        err(usage_line(exc))
+        sys.exit(exc.exit_code)  # type: ignore[attr-defined]
+    sys.exit(code if isinstance(code, int) else 0)
+
+
+def usage_line(exc: Exception) -> str:
+    """click's usage error as one line, naming the command and where its help is."""
+    message = " ".join(exc.format_message().split())  # type: ignore[attr-defined]
+    ctx = getattr(exc, "ctx", None)
+    path = ctx.command_path if ctx is not None else "qmem"
+    where = path.split(" ", 1)[1] + ": " if " " in path else ""
+    return f"{where}{message} (see: {path} -h)"

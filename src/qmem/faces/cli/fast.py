@@ -1,0 +1,231 @@
+"""Start-up fast path: parse `qmem search` / `qmem get` / `qmem index` without importing Typer.
+
+Importing Typer costs ~45 ms, more than the whole search. Search and get are what agents
+call many times per task, `index -q` is what a timer calls every minute, so a small parser
+handles their well-formed command lines and hands anything else (`--help`, a typo, a bad
+value, `--watch`) to the Typer app, which owns the messages. `tests/faces/test_cli_fast.py` checks that the option tables below match
+the Typer commands' options exactly.
+"""
+
+from __future__ import annotations
+
+from .common import GetArgs, SearchArgs, pick_format, run_get, run_search
+
+# option → (attribute, kind); kinds: flag, str, int, float, list
+SEARCH_OPTIONS: dict[str, tuple[str, str]] = {
+    "-c": ("collections", "list"),
+    "--collection": ("collections", "list"),
+    "-n": ("limit", "int"),
+    "--limit": ("limit", "int"),
+    "--json": ("json", "flag"),
+    "--files": ("files", "flag"),
+    "--md": ("md", "flag"),
+    "--format": ("format", "str"),
+    "--full": ("full", "flag"),
+    "--min-score": ("min_score", "float"),
+    "-t": ("types", "list"),
+    "--type": ("types", "list"),
+    "--since": ("since", "str"),
+    "--until": ("until", "str"),
+    "--path": ("path", "str"),
+    "--refresh": ("refresh", "flag"),
+    "--hybrid": ("hybrid", "flag"),
+    "--now": ("now", "str"),
+    "--when": ("when", "str"),
+    "--recency": ("recency", "float"),
+    "--explain": ("explain", "flag"),
+    "--budget": ("budget", "int"),
+}
+GET_OPTIONS: dict[str, tuple[str, str]] = {
+    "-c": ("collections", "list"),
+    "--collection": ("collections", "list"),
+    "--json": ("json", "flag"),
+}
+INDEX_OPTIONS: dict[str, tuple[str, str]] = {
+    "--full": ("full", "flag"),
+    "--wait": ("wait", "float"),
+    "--quiet": ("quiet", "flag"),
+    "-q": ("quiet", "flag"),
+    "--watch": ("watch", "flag"),
+    "--json": ("json", "flag"),
+}
+_CONVERT = {"int": int, "float": float, "str": str, "list": str}
+
+
+class _Fallback(Exception):
+    """The command line is not one the fast path is sure about; let Typer handle it."""
+
+
+HELP = ("-h", "--help")
+QUERY_COMMANDS = ("search", "vsearch", "query")
+
+
+def is_dash_word(arg: str, table: dict[str, tuple[str, str]]) -> bool:
+    """A query word starting with one '-' (`-backup`, the documented exclusion, or `'-backup cron'`
+    quoted whole), not an option: anything but a known short option, `-n5` and `-h`.
+    A short option glued to a word (`-cmain`) is therefore a query word: write `-c main`."""
+    if not arg.startswith("-") or arg.startswith("--") or arg == "-" or arg in HELP or arg in table:
+        return False
+    spec = table.get(arg[:2])
+    return not (spec is not None and spec[1] == "int" and arg[2:].isdigit())
+
+
+def query_argv(argv: list[str]) -> list[str]:
+    """`search`/`vsearch`/`query` arguments rearranged so click reads dash words as the query:
+    options first, then `--` and the words in their order. Other command lines are unchanged."""
+    _, rest = _global_config(argv)
+    at = len(argv) - len(rest)
+    if not rest or rest[0] not in QUERY_COMMANDS:
+        return argv
+    args = rest[1:]
+    options: list[str] = []
+    words: list[str] = []
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        i += 1
+        if arg == "--":
+            words.extend(args[i:])
+            break
+        if is_dash_word(arg, SEARCH_OPTIONS) or not arg.startswith("-") or arg == "-":
+            words.append(arg)
+            continue
+        options.append(arg)
+        spec = SEARCH_OPTIONS.get(arg)
+        if spec is not None and spec[1] != "flag" and i < len(args):
+            options.append(args[i])
+            i += 1
+    if not any(word.startswith("-") for word in words):
+        return argv
+    return argv[: at + 1] + options + ["--"] + words
+
+
+def parse(argv: list[str], table: dict[str, tuple[str, str]],
+          dash_words: bool = False) -> tuple[dict[str, object], list[str]]:
+    """Options and positionals the way click reads them (interspersed, `--opt=value`, `-n5`, `--`);
+    with `dash_words`, a word starting with '-' that is no option is a positional (see is_dash_word)."""
+    values: dict[str, object] = {}
+    positionals: list[str] = []
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        i += 1
+        if arg == "--":
+            positionals.extend(argv[i:])
+            break
+        if not arg.startswith("-") or arg == "-" or (dash_words and is_dash_word(arg, table)):
+            positionals.append(arg)
+            continue
+        name, inline = arg, None
+        if arg.startswith("--") and "=" in arg:
+            name, inline = arg.split("=", 1)
+        elif not arg.startswith("--") and len(arg) > 2:
+            name, inline = arg[:2], arg[2:]
+        spec = table.get(name)
+        if spec is None:
+            raise _Fallback(arg)
+        attr, kind = spec
+        if kind == "flag":
+            if inline is not None:
+                raise _Fallback(arg)
+            values[attr] = True
+            continue
+        if inline is None:
+            if i >= len(argv):
+                raise _Fallback(arg)
+            inline = argv[i]
+            i += 1
+        try:
+            value = _CONVERT[kind](inline)
+        except ValueError:
+            raise _Fallback(arg) from None
+        if kind == "list":
+            values.setdefault(attr, []).append(value)  # type: ignore[union-attr]
+        else:
+            values[attr] = value
+    return values, positionals
+
+
+def _global_config(argv: list[str]) -> tuple[str | None, list[str]]:
+    """Strip a leading `--config PATH` / `--config=PATH` (the root option)."""
+    if argv and argv[0].startswith("--config="):
+        return argv[0].split("=", 1)[1], argv[1:]
+    if len(argv) >= 2 and argv[0] == "--config":
+        return argv[1], argv[2:]
+    return None, argv
+
+
+def read_only(argv: list[str]) -> bool:
+    """True for a `search` or `get` command line that writes nothing (no `--refresh`)."""
+    _, argv = _global_config(argv)
+    return bool(argv) and argv[0] in ("search", "get") and not any(a.startswith("--refresh") for a in argv)
+
+
+def try_fast(argv: list[str]) -> int | None:
+    """Run `search` or `get` when the command line is plainly valid; None means "use Typer"."""
+    config_path, argv = _global_config(argv)
+    if not argv or argv[0] not in ("search", "get", "index", "update"):
+        return None
+    from .common import guarded
+
+    if argv[0] in ("index", "update"):
+        return _index(config_path, argv[1:])
+    try:
+        if argv[0] == "search":
+            values, words = parse(argv[1:], SEARCH_OPTIONS, dash_words=True)
+            args = SearchArgs()
+            args.config = config_path
+            args.query = words
+            args.collections = values.get("collections", [])  # type: ignore[assignment]
+            args.limit = values.get("limit")  # type: ignore[assignment]
+            args.full = bool(values.get("full"))
+            args.min_score = values.get("min_score")  # type: ignore[assignment]
+            args.types = values.get("types", [])  # type: ignore[assignment]
+            args.since = values.get("since")  # type: ignore[assignment]
+            args.until = values.get("until")  # type: ignore[assignment]
+            args.path = values.get("path")  # type: ignore[assignment]
+            args.refresh = bool(values.get("refresh"))
+            args.hybrid = bool(values.get("hybrid"))
+            args.now = values.get("now")  # type: ignore[assignment]
+            args.when = values.get("when")  # type: ignore[assignment]
+            args.recency = values.get("recency")  # type: ignore[assignment]
+            args.explain = bool(values.get("explain"))
+            args.budget = values.get("budget")  # type: ignore[assignment]
+            flags = (bool(values.get("json")), bool(values.get("files")), bool(values.get("md")), values.get("format"))
+            return guarded(lambda: _search(args, flags))
+        values, words = parse(argv[1:], GET_OPTIONS)
+        if len(words) != 1:
+            return None
+        get_args = GetArgs()
+        get_args.config = config_path
+        get_args.spec = words[0]
+        get_args.collections = values.get("collections", [])  # type: ignore[assignment]
+        get_args.json = bool(values.get("json"))
+        return guarded(lambda: run_get(get_args))
+    except _Fallback:
+        return None
+
+
+def _index(config_path: str | None, argv: list[str]) -> int | None:
+    from .common import IndexArgs, guarded, run_index
+
+    try:
+        values, names = parse(argv, INDEX_OPTIONS)
+    except _Fallback:
+        return None
+    wait = values.get("wait")
+    if values.get("watch") or (wait is not None and not 0 <= wait < float("inf")):  # type: ignore[operator]
+        return None
+    args = IndexArgs()
+    args.config = config_path
+    args.names = names or None
+    args.full = bool(values.get("full"))
+    args.wait = wait  # type: ignore[assignment]
+    args.quiet = bool(values.get("quiet"))
+    args.json = bool(values.get("json"))
+    return guarded(lambda: run_index(args))
+
+
+def _search(args: SearchArgs, flags: tuple) -> int:
+    args.fmt = pick_format(*flags)
+    return run_search(args)

@@ -1,0 +1,317 @@
+"""`qmem mcp`: the memory as an MCP server (stdio by default, or HTTP on 127.0.0.1).
+
+A face like the CLI: each tool parses its arguments, calls one library function and returns
+its result. The index stays open between calls. Nothing but protocol messages goes to
+stdout; the SDK's logs go to stderr. Needs the optional SDK: `pip install 'qmem[mcp]'`.
+"""
+
+# No `from __future__ import annotations` here: the SDK reads the tool signatures at run time.
+
+import functools
+import os
+import inspect
+
+from ..engine import catalog, retrieve, search
+from ..base import config
+from ..base.errors import BadInputError, QmemError, internal_message, is_engine_panic
+from ..memory import boot as boot_mod
+from ..memory import daily
+from ..memory.workspace import resolve
+
+INSTRUCTIONS = (
+    "Long-term memory of this agent, kept as Markdown files. Call memory_boot once at session start. "
+    "Before answering from memory, call memory_search, then memory_get on the best hit's path to read "
+    "the exact lines. Save durable facts with memory_remember. Chinese, English and mixed text all work."
+)
+
+
+class Memory:
+    """What the tools share: the config (reloaded when its file changes) and an open index."""
+
+    def __init__(self, config_file: str | None = None, workspace: str | None = None) -> None:
+        self.config_file = config_file
+        self.workspace = workspace
+        self.reader: search.Reader | None = None
+        self.model = None  # the embedding model, loaded on the first vector or hybrid search
+
+    def cfg(self) -> config.Config:
+        cfg = config.load(self.config_file, required=self.config_file is not None)
+        if self.reader is None or self.reader.data_dir != cfg.data_dir:
+            self.reader = search.Reader(cfg.data_dir)
+        return cfg
+
+    def ws(self, cfg: config.Config):  # noqa: ANN201
+        memory_config = cfg.extra.get("memory", {})
+        return resolve(self.workspace, memory_config if isinstance(memory_config, dict) else {})
+
+    # -- the tools, as plain functions (tested without a transport) ----------------------------
+    def memory_search(self, query: str, maxResults: int = 10, minScore: float | None = None,  # noqa: N803
+                      collection: str | None = None, type: str | None = None,  # noqa: A002
+                      since: str | None = None, until: str | None = None, mode: str = "bm25") -> dict[str, object]:
+        cfg = self.cfg()
+        if mode not in ("bm25", "vector", "hybrid"):
+            raise BadInputError(f"unknown mode {mode!r}: use bm25, vector or hybrid")
+        options = search.SearchOptions(
+            collections=[collection] if collection else None, limit=max(1, min(int(maxResults), 100)),
+            types=[type] if type else None, since=since, until=until, min_score=minScore,
+            snippet_lines=cfg.snippet_lines,
+        )
+        if mode != "bm25":
+            hits = self._vector_hits(cfg, query, options, mode)
+        else:
+            try:
+                hits = search.search(cfg, query, options, self.reader)
+            except QmemError as exc:
+                if "no index" not in str(exc):
+                    raise
+                from ..engine.sync import refresh
+
+                refresh(cfg)
+                hits = search.search(cfg, query, options, self.reader)
+        from .render import openclaw_results
+
+        results = openclaw_results(hits)
+        for row, hit in zip(results, hits):
+            row.update(heading=hit.heading, collection=hit.collection, expired=hit.expired)
+        return {"results": results}
+
+    def _vector_hits(self, cfg: config.Config, query: str, options: search.SearchOptions, mode: str) -> list:
+        from ..engine import hybrid
+
+        if self.model is None:
+            self.model = hybrid.model_for(cfg, options.collections)
+        run = hybrid.hybrid if mode == "hybrid" else hybrid.vsearch
+        try:
+            return run(cfg, query, options, self.model, self.reader)
+        except BadInputError:
+            self.model = hybrid.model_for(cfg, options.collections)  # re-embedded with another model
+            return run(cfg, query, options, self.model, self.reader)
+
+    def memory_get(self, path: str, **kwargs: int | str | None) -> dict[str, object]:
+        start, lines, collection = kwargs.get("from"), kwargs.get("lines"), kwargs.get("collection")
+        return retrieve.window(self.cfg(), path, start, lines,  # type: ignore[arg-type]
+                               collections=[str(collection)] if collection else None)
+
+    def memory_boot(self, budget: int = boot_mod.DEFAULT_BUDGET, scope: str = "main") -> dict[str, object]:
+        from . import render
+
+        if scope not in ("main", "shared"):
+            raise BadInputError(f"unknown scope {scope!r}: use main or shared")
+        cfg = self.cfg()
+        ws = self.ws(cfg)
+        ws.require_memory()
+        result = boot_mod.boot(ws, budget=int(budget), scope=scope, memory_config=cfg.extra.get("memory", {}),
+                               tree_config=cfg.extra.get("tree", {}))
+        return {"text": render.boot_text(result), "tokens": result.tokens, "budget": result.budget,
+                "parts": [{"kind": p.kind, "path": p.path, "tokens": p.tokens} for p in result.parts],
+                "notes": result.notes}
+
+    def memory_remember(self, text: str, type: str | None = None, priority: str | None = None,  # noqa: A002
+                        ref: str | None = None) -> dict[str, object]:
+        cfg = self.cfg()
+        ws = self.ws(cfg)
+        written = daily.remember(ws, text, type_=type, priority=priority, ref=ref, dedupe=True)
+        if written.line:
+            written.indexed = daily.refresh_written(cfg, [os.path.join(ws.root, written.path)])
+        return written.to_dict()
+
+    def memory_forget(self, entry: str, all: bool = False) -> dict[str, object]:  # noqa: A002
+        import os
+
+        from ..memory import forget
+
+        cfg = self.cfg()
+        ws = self.ws(cfg)
+        result = forget.forget(ws, entry, all_matches=bool(all))
+        paths = {os.path.join(ws.root, f.path) for f in result.forgotten} | {os.path.join(ws.root, result.archive)}
+        out = result.to_dict()
+        out["indexed"] = daily.refresh_written(cfg, sorted(paths))
+        return out
+
+    def memory_status(self) -> dict[str, object]:
+        return catalog.status(self.cfg()).to_dict()
+
+
+def build(memory: Memory):  # noqa: ANN201 - mcp.server.mcpserver.MCPServer
+    from typing import Annotated, Any
+
+    from mcp.server.mcpserver import MCPServer
+    from mcp.server.mcpserver.exceptions import ToolError
+    from pydantic import Field
+
+    from .. import __version__
+
+    server = MCPServer(name="qmem", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
+
+    def tool(description: str):  # noqa: ANN202
+        """Register a tool whose qmem errors reach the model as their one-line message."""
+        def wrap(fn):  # noqa: ANN001, ANN202
+            @functools.wraps(fn)
+            def call(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+                try:
+                    return fn(*args, **kwargs)
+                except QmemError as exc:
+                    raise ToolError(str(exc)) from None
+                except BaseException as exc:  # a Rust panic must not take the server down
+                    if not is_engine_panic(exc):
+                        raise
+                    raise ToolError(internal_message(exc)) from None
+            return server.tool(description=description, structured_output=True)(call)
+        return wrap
+
+    @tool((
+        "Search long-term memory (BM25 over Markdown sections; Chinese, English and mixed text). "
+        "Use before answering anything about the user, past work, decisions or facts. Returns "
+        "{results: [{path, startLine, endLine, score, snippet, citation}]}; read more with memory_get. "
+        "mode: bm25 (default), or vector / hybrid when `qmem embed` has run (finds paraphrases)."))
+    def memory_search(query: str, maxResults: int = 10, minScore: float | None = None,  # noqa: N803
+                      collection: str | None = None, type: str | None = None,  # noqa: A002
+                      since: str | None = None, until: str | None = None, mode: str = "bm25") -> dict[str, Any]:
+        return memory.memory_search(query, maxResults, minScore, collection, type, since, until, mode)
+
+    def memory_get(path: str, lines: int | None = None, collection: str | None = None,
+                   **wire: int | None) -> dict[str, Any]:
+        # The wire name is `from` (a Python keyword): the schema comes from the signature below,
+        # and the SDK hands the value back under its alias.
+        return memory.memory_get(path, **{"from": wire.get("from"), "lines": lines, "collection": collection})
+
+    memory_get.__signature__ = inspect.Signature([  # type: ignore[attr-defined]
+        inspect.Parameter("path", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=str),
+        inspect.Parameter("from_", inspect.Parameter.KEYWORD_ONLY, default=None,
+                          annotation=Annotated[int | None, Field(alias="from")]),
+        inspect.Parameter("lines", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=int | None),
+        inspect.Parameter("collection", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=str | None),
+    ], return_annotation=dict[str, Any])
+    tool((
+        "Read memory text: `path` relative to the memory root, optionally `path#anchor` for a whole "
+        "section; `from` (first line) and `lines` (default 120). Returns {text, path, from, lines, "
+        "truncated, nextFrom}; when truncated, call again with from=nextFrom. `collection` picks one "
+        "when the same path exists in several collections (a search hit names its collection)."))(memory_get)
+
+    @tool((
+        "Load session-start memory within a token budget: the memory index, the session buffer and "
+        "the latest daily logs. Call once when a session starts; scope='shared' in group chats."))
+    def memory_boot(budget: int = boot_mod.DEFAULT_BUDGET, scope: str = "main") -> dict[str, Any]:
+        return memory.memory_boot(budget, scope)
+
+    @tool((
+        "Save one durable fact to today's daily log. type: P profile, E event, K knowledge, B behaviour, "
+        "S skill, ! security; priority P0 (permanent), P1 (90 days), P2 (30 days); ref links a file#anchor. "
+        "A fact already kept is not saved twice (duplicate_of names it); once saved it is searchable at once. "
+        "Never store secrets."))
+    def memory_remember(text: str, type: str | None = None, priority: str | None = None,  # noqa: A002
+                        ref: str | None = None) -> dict[str, Any]:
+        return memory.memory_remember(text, type, priority, ref)
+
+    @tool((
+        "Forget a remembered entry that is wrong or no longer wanted: it moves to memory/archive/ (never "
+        "deleted) and leaves the files agents boot from. entry: path:LINE as memory_remember returned it, or words of "
+        "the entry; when several match, the error lists them (pick one, or set all=true)."))
+    def memory_forget(entry: str, all: bool = False) -> dict[str, Any]:  # noqa: A002
+        return memory.memory_forget(entry, all)
+
+    @tool("Index status per collection: files, sections, last refresh, stale files.")
+    def memory_status() -> dict[str, Any]:
+        return memory.memory_status()
+
+    return server
+
+
+def serve(config_file: str | None = None, workspace: str | None = None, http: bool = False,
+          host: str = "127.0.0.1", port: int = 8765, allow_remote: bool = False, token: str | None = None,
+          announce=None) -> None:  # noqa: ANN001 - announce(line): where the face prints the URL
+    """Serve over stdio, or over streamable HTTP at http://HOST:PORT/mcp.
+
+    A non-loopback HOST puts every memory tool on the network: it needs `allow_remote` and a
+    bearer `token`, which every HTTP request must then carry (401 otherwise). A token given
+    with a loopback HOST is enforced too. A port that cannot be bound is a BadInputError."""
+    try:
+        import mcp  # noqa: F401
+    except ImportError:
+        raise BadInputError("qmem mcp needs the MCP SDK: pip install 'qmem[mcp]'") from None
+    if not http:
+        build(Memory(config_file, workspace)).run("stdio")
+        return
+    check_http_exposure(host, allow_remote, token)
+    sock = _bind(host, port)
+    import uvicorn
+
+    server = build(Memory(config_file, workspace))
+    app = server.streamable_http_app(host=host)
+    if token:
+        app = BearerAuth(app, token)
+    bound = sock.getsockname()
+    if announce:
+        shown = f"[{bound[0]}]" if ":" in bound[0] else bound[0]
+        announce(f"MCP over HTTP at http://{shown}:{bound[1]}/mcp" + (" (bearer token required)" if token else ""))
+    uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on")).run(sockets=[sock])
+
+
+MIN_TOKEN = 16
+
+
+def is_loopback(host: str) -> bool:
+    import ipaddress
+
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False  # a host name: it may resolve to anything
+
+
+def check_http_exposure(host: str, allow_remote: bool, token: str | None) -> None:
+    """Refuse to put the memory on the network by accident, or without a token."""
+    if token is not None and len(token) < MIN_TOKEN:
+        raise BadInputError(f"the bearer token is too short ({len(token)} characters; at least {MIN_TOKEN})")
+    if is_loopback(host):
+        return
+    if not allow_remote:
+        raise BadInputError(f"--host {host} is not a loopback address and would serve every memory tool to the "
+                            "network; add --allow-remote and a bearer token ($QMEM_MCP_TOKEN or --token)")
+    if not token:
+        raise BadInputError(f"--allow-remote needs a bearer token for --host {host}: set $QMEM_MCP_TOKEN "
+                            f"(or --token) to a secret of at least {MIN_TOKEN} characters")
+
+
+def _bind(host: str, port: int):  # noqa: ANN202 - socket.socket
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (OSError, UnicodeError) as exc:
+        raise BadInputError(f"cannot listen on {host}:{port}: {getattr(exc, 'strerror', None) or exc}") from None
+    family, kind, proto, _, address = infos[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(128)
+    except OSError as exc:
+        sock.close()
+        raise BadInputError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    sock.setblocking(False)
+    return sock
+
+
+class BearerAuth:
+    """ASGI middleware: every HTTP request must carry `Authorization: Bearer <token>`."""
+
+    def __init__(self, app, token: str) -> None:  # noqa: ANN001
+        self.app = app
+        self.expected = f"Bearer {token}".encode()
+
+    async def __call__(self, scope, receive, send) -> None:  # noqa: ANN001
+        import hmac
+
+        if scope["type"] in ("http", "websocket"):
+            given = dict(scope.get("headers") or []).get(b"authorization", b"")
+            if not hmac.compare_digest(given, self.expected):
+                body = b'{"error": "missing or wrong bearer token"}'
+                await send({"type": "http.response.start", "status": 401, "headers": [
+                    (b"content-type", b"application/json"), (b"www-authenticate", b'Bearer realm="qmem"'),
+                    (b"content-length", str(len(body)).encode())]})
+                await send({"type": "http.response.body", "body": body})
+                return
+        await self.app(scope, receive, send)

@@ -1,0 +1,194 @@
+"""User text → an engine-neutral query form (terms, phrases, boosts, filters).
+
+Raw agent text is never handed to a query parser (`error: refused`, `user's key`, `C++`, a
+lone `"` all raise in one). Instead:
+  - words become OR'ed terms, ranked by BM25;
+  - a CJK run becomes overlapping two-character phrases, its characters at a low weight and,
+    for a short run, a boosted phrase of the whole run, so `私钥被盗` finds `私钥泄露，钱包被盗`
+    and one character still works;
+  - question words and particles (`what`, `did`, `什么`, `哪`, `呢`) weigh little;
+  - `"quoted phrases"` must match; `-word` and `-"a phrase"` must not.
+The form is compiled to Tantivy in `index.compile_query`, to anything else elsewhere.
+"""
+
+from __future__ import annotations
+
+from . import analysis
+
+WHOLE_RUN_BOOST = 2.0
+# The whole-run phrase only for runs this long (a name, a compound); a long question never matches whole.
+WHOLE_RUN_MAX = 4
+# Each character of a CJK run as a unit too, weighted low: a question whose bigrams all miss
+# (`跟小周` vs `和小周`) still finds the characters, and never comes back empty.
+UNIGRAM_BOOST = 0.25
+# Question words and particles count this much of a content unit.
+QUESTION_WEIGHT = 0.2
+QUESTION_WORDS = ("what", "when", "where", "which", "who", "whom", "whose", "why", "how", "did", "does", "do",
+                  "can", "could", "would", "should", "tell", "remind", "please", "anything", "something")
+QUESTION_CHARS = "什么哪谁几吗呢吧呀啊嘛"
+QUESTION_CJK_WORDS = ("怎样", "多少", "来着", "如何", "为何", "是否", "是不是", "有没有", "请问", "告诉")
+# Long pasted text would otherwise become thousands of clauses.
+MAX_UNITS = 256
+
+
+class Unit:
+    """A term (one token) or a phrase (several consecutive tokens) with a weight."""
+
+    __slots__ = ("tokens", "boost")
+
+    def __init__(self, tokens: tuple[str, ...], boost: float = 1.0) -> None:
+        self.tokens = tokens
+        self.boost = boost
+
+    def __repr__(self) -> str:
+        return f"Unit({' '.join(self.tokens)!r}, {self.boost:g})"
+
+
+class QueryForm:
+    """What to look for and where; nothing engine-specific."""
+
+    __slots__ = ("should", "must", "must_not", "collections", "types", "since", "until", "path_regex", "date_priors")
+
+    def __init__(self) -> None:
+        self.should: list[Unit] = []
+        self.must: list[Unit] = []
+        self.must_not: list[tuple[str, ...]] = []
+        self.collections: list[str] = []
+        self.types: list[str] = []
+        self.since = 0  # YYYYMMDD, inclusive
+        self.until = 0
+        self.path_regex = ""
+        self.date_priors: list[tuple[int, int]] = []  # YYYYMMDD ranges named in the question (a boost)
+
+    def has_filters(self) -> bool:
+        return bool(self.types or self.since or self.until or self.path_regex)
+
+    def within(self, low: int, high: int) -> QueryForm | None:
+        """This form restricted to the days low..high (and to its own date filter); None when
+        the two do not overlap."""
+        low, high = max(low, self.since or 0), min(high, self.until or 99991231)
+        if low > high:
+            return None
+        other = QueryForm()
+        for name in self.__slots__:
+            setattr(other, name, getattr(self, name))
+        other.since, other.until, other.date_priors = low, high, []
+        return other
+
+    def highlight_units(self) -> list[tuple[str, ...]]:
+        return [u.tokens for u in self.should] + [u.tokens for u in self.must]
+
+
+def units_for(text: str) -> list[Unit]:
+    """Terms and CJK units for free text (see the module docstring)."""
+    units: list[Unit] = []
+    run: list[str] = []
+    last_end = -1
+
+    def close_run() -> None:
+        if len(run) == 1:
+            units.append(Unit((run[0],)))
+        elif len(run) > 1:
+            units.extend(Unit((run[i], run[i + 1])) for i in range(len(run) - 1))
+            units.extend(Unit((ch,), UNIGRAM_BOOST) for ch in run)
+            if 2 < len(run) <= WHOLE_RUN_MAX:
+                units.append(Unit(tuple(run), WHOLE_RUN_BOOST))
+        run.clear()
+
+    for tok in analysis.tokens(text):
+        if analysis.is_cjk(tok.text):
+            if run and tok.char_offset_from != last_end:
+                close_run()
+            run.append(tok.text)
+            last_end = tok.char_offset_to
+        else:
+            close_run()
+            units.append(Unit((tok.text,)))
+    close_run()
+    for unit in units:
+        if is_question_unit(unit.tokens):
+            unit.boost *= QUESTION_WEIGHT
+    return units
+
+
+_question_terms: frozenset[str] | None = None
+
+
+def is_question_unit(tokens: tuple[str, ...]) -> bool:
+    """A question word or particle (`what`, `did`, `什么`, `哪`, `呢`), or a CJK unit holding one:
+    words every question has and no answer needs."""
+    global _question_terms
+    if _question_terms is None:
+        _question_terms = frozenset(analysis.terms(" ".join(QUESTION_WORDS)))
+    if len(tokens) == 1 and tokens[0] in _question_terms:
+        return True
+    if analysis.is_cjk(tokens[0]):
+        joined = "".join(tokens)
+        return any(ch in QUESTION_CHARS for ch in joined) or any(w in joined for w in QUESTION_CJK_WORDS)
+    return False
+
+
+def phrase_tokens(text: str) -> tuple[str, ...]:
+    return tuple(analysis.terms(text))
+
+
+def _dedupe(units: list[Unit]) -> list[Unit]:
+    seen: dict[tuple[str, ...], Unit] = {}
+    for u in units:
+        if u.tokens not in seen:
+            seen[u.tokens] = u
+    return list(seen.values())[:MAX_UNITS]
+
+
+def quoted(text: str) -> list[tuple[int, int, bool, str]]:
+    """The `"phrase"` and `-"phrase"` spans of `text` that start it or follow whitespace, as
+    (start, end, negated, phrase): what `re.finditer(r'(?:(?<=\\s)|^)(-?)"([^"]*)"', text)`
+    finds, without importing `re` on the search path (tests/text/test_lean_parsers.py compares them)."""
+    found: list[tuple[int, int, bool, str]] = []
+    pos = 0
+    while True:
+        q = text.find('"', pos)
+        if q < 0:
+            return found
+        if q - 1 >= pos and text[q - 1] == "-" and (q == 1 or text[q - 2].isspace()):
+            start = q - 1
+        elif q == 0 or text[q - 1].isspace():
+            start = q
+        else:
+            pos = q + 1  # this quote opens nothing; a later one may
+            continue
+        close = text.find('"', q + 1)
+        if close < 0:
+            return found  # no quote after this one: nothing later can match either
+        found.append((start, close + 1, start < q, text[q + 1:close]))
+        pos = close + 1
+
+
+def parse(text: str) -> QueryForm:
+    """Build the form for `text`; never raises on any string."""
+    form = QueryForm()
+    text = "".join(ch if ch.isprintable() or ch in "\t\n" else " " for ch in text)
+    rest: list[str] = []
+    pos = 0
+    for start, end, negated, phrase in quoted(text):
+        rest.append(text[pos:start])
+        pos = end
+        toks = phrase_tokens(phrase)
+        if not toks:
+            continue
+        if negated:
+            form.must_not.append(toks)
+        else:
+            form.must.append(Unit(toks))
+    rest.append(text[pos:])
+    positive: list[str] = []
+    for word in " ".join(rest).replace('"', " ").split():
+        if word.startswith("-") and len(word) > 1:
+            toks = phrase_tokens(word[1:])
+            if toks:
+                form.must_not.append(toks)
+        else:
+            positive.append(word)
+    form.should = _dedupe(units_for(" ".join(positive)))
+    form.must = _dedupe(form.must)
+    return form

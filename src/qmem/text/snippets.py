@@ -1,0 +1,348 @@
+"""Evidence snippets: the entries of a section that match the query best.
+
+The section body is tokenized with the index's own analyzer (character offsets) and tokens
+are marked where they form a query term or phrase. Lines are grouped into entries (a list
+item with its continuation lines, a paragraph, a message line). Each entry is scored like a
+small BM25 document: every query unit it holds counts with the unit's weight (its rarity in
+the index, so "what", "我", "的" count little and a rare bigram counts a lot), saturated by
+frequency and mildly normalised by the entry's length. The best entry is shown; a second
+strong entry elsewhere in the section is shown too, with a `…` line between. The reported
+line (`Snippet.best`) is the best-matching line. An overlong line keeps its lead (list marker,
+`[tags]`, `speaker:`) and the stretch around its densest highlights.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+
+from . import analysis
+
+MAX_LINE_CHARS = 240
+# Lines outside the best entry (context, a second entry) are clipped shorter.
+OTHER_LINE_CHARS = 80
+# Characters a snippet may hold beyond its best entry (context lines, a second entry).
+SNIPPET_CHARS = 520
+# Lines without a query unit are added as context while the snippet stays this short.
+CONTEXT_CHARS = 240
+# A second entry is shown when it scores at least this share of the best one.
+SECOND_SHARE = 0.45
+GAP = "…"
+_K1 = 1.2
+_B = 0.5
+# Entries and line leads are found by hand, not with `re` (~25M instructions of imports, a
+# quarter of a cold search). The regular expressions they stand for, which
+# tests/text/test_lean_parsers.py compares them with (`\s` is str.isspace, `\d` str.isdecimal):
+ENTRY_START = r"^\s{0,3}(?:[-*+]|\d{1,3}[.)])\s"  # a list item: `- `, `* `, `1. `, `12) `
+SPEAKER = r"^[^\s:：]{1,24}[:：]\s"  # a message line: `user: `, `助手：`
+LEAD = r"^\s*(?:(?:[-*+]|\d{1,3}[.)])\s+)?(?:\[[^\]\n]{1,40}\]\s*)*(?:[^\s:：]{1,24}[:：]\s*)?"
+_COLONS = ":："
+
+
+class Snippet:
+    __slots__ = ("line", "lines", "spans", "numbers", "best", "why", "weight", "matched")
+
+    def __init__(self, line: int, lines: list[str], spans: list[list[tuple[int, int]]],
+                 numbers: list[int | None] | None = None, best: int | None = None, why: str = "") -> None:
+        self.line = line  # file line number of lines[0]
+        self.lines = lines
+        self.spans = spans  # per line, highlighted [start, end) character ranges
+        # file line number of each shown line; None for the `…` between two entries
+        self.numbers = numbers if numbers is not None else [line + k for k in range(len(lines))]
+        self.best = best if best is not None else line  # the best-matching line
+        self.why = why  # how the window was chosen (for --explain)
+        self.weight = 0.0  # the best entry's score
+        self.matched: set[int] = set()  # query units found anywhere in the section
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+    @property
+    def last(self) -> int:
+        """The last file line shown."""
+        shown = [n for n in self.numbers if n is not None]
+        return shown[-1] if shown else self.line
+
+
+def make_snippet(body: str, body_line: int, units: list[tuple[str, ...]], max_lines: int,
+                 weights: list[float] | None = None) -> Snippet:
+    """The best entries of `body` for the query `units`, at most `max_lines` lines of text."""
+    lines = body.split("\n")
+    if not body:
+        return Snippet(body_line, [], [])
+    weights = weights if weights is not None and len(weights) == len(units) else [1.0] * len(units)
+    line_units, spans, line_len = _mark(body, lines, units)
+
+    # entries: [first, last] line indexes
+    entries: list[list[int]] = []  # [first, last] line indexes
+    for row, line in enumerate(lines):
+        if not line.strip():
+            continue
+        if not entries or entries[-1][1] != row - 1 or _starts_entry(line):
+            entries.append([row, row])
+        else:
+            entries[-1][1] = row  # a continuation line or the next line of a paragraph
+
+    def bm25(rows: range) -> float:
+        counts: dict[int, int] = {}
+        length = 0
+        for row in rows:
+            length += line_len[row]
+            for unit_id, n in line_units[row].items():
+                counts[unit_id] = counts.get(unit_id, 0) + n
+        if not counts:
+            return 0.0
+        norm = _K1 * (1 - _B + _B * length / avg_len)
+        return sum(weights[u] * n * (_K1 + 1) / (n + norm) for u, n in counts.items())
+
+    avg_len = max(1.0, sum(line_len) / max(1, len(entries)))
+    width = max(1, max_lines)
+    scored: list[tuple[float, int, int]] = []  # (score, first row, last row)
+    for first, last in entries:
+        if last - first + 1 > width:  # a long entry: its best stretch of `width` lines
+            best_sub = max((bm25(range(s, s + width)), -s) for s in range(first, last - width + 2))
+            first = -best_sub[1]
+            last = first + width - 1
+        scored.append((bm25(range(first, last + 1)), first, last))
+    if not scored:
+        return Snippet(body_line, [], [])
+    best_score, b_first, b_last = max(scored, key=lambda e: (e[0], -e[1]))
+    if best_score <= 0:  # nothing matches: the first text lines
+        b_first = entries[0][0]
+        rows = list(range(b_first, min(b_first + width, len(lines))))
+        return _build(lines, spans, rows, body_line, b_first, "no query unit in this section; its first lines")
+
+    chosen = set(range(b_first, b_last + 1))
+    why = f"best entry L{body_line + b_first}" + (f"-{body_line + b_last}" if b_last > b_first else "")
+    why += f" (weight {best_score:.2f})"
+
+    best_rows = range(b_first, b_last + 1)
+
+    def size(rows: set[int]) -> int:
+        return sum(min(len(lines[r]), MAX_LINE_CHARS if r in best_rows else OTHER_LINE_CHARS) for r in rows)
+
+    budget = size(chosen) + SNIPPET_CHARS
+    # other strong entries
+    others = sorted((e for e in scored if e[1] > b_last or e[2] < b_first), key=lambda e: (-e[0], e[1]))
+    for score, first, last in others:
+        if score < SECOND_SHARE * best_score or len(chosen) >= width:
+            break
+        rows = set(range(first, last + 1))
+        if len(chosen | rows) <= width and size(chosen | rows) <= budget:
+            chosen |= rows
+            why += f"; also L{body_line + first} (weight {score:.2f})"
+            break
+    # context: the lines that follow, then precede, the best entry while they fit; a line
+    # without a query unit only while the snippet stays short
+    for row in [*range(b_last + 1, len(lines)), *range(b_first - 1, -1, -1)]:
+        if len(chosen) >= width:
+            break
+        if not lines[row].strip():
+            continue
+        room = budget if line_units[row] else CONTEXT_CHARS
+        if size(chosen | {row}) > room or not _touches(chosen, row, lines):
+            continue
+        chosen.add(row)
+    best_row = max(range(b_first, b_last + 1), key=lambda r: (sum(weights[u] for u in line_units[r]), -r))
+    snippet = _build(lines, spans, sorted(chosen), body_line, best_row, why, weights, best_rows)
+    snippet.weight = best_score
+    snippet.matched = {u for row in line_units for u in row}
+    return snippet
+
+
+def _touches(chosen: set[int], row: int, lines: list[str]) -> bool:
+    """True when `row` is next to a chosen line, blank lines in between allowed."""
+    for step in (-1, 1):
+        r = row + step
+        while 0 <= r < len(lines) and not lines[r].strip():
+            r += step
+        if r in chosen:
+            return True
+    return False
+
+
+def _starts_entry(line: str) -> bool:
+    """A list item or a `speaker: …` message line starts an entry of its own."""
+    return _entry_start(line) or _speaker_end(line, 0, True) >= 0
+
+
+def _spaces(line: str, i: int, most: int = -1) -> int:
+    """The index after the whitespace at `i` (at most `most` characters of it when given)."""
+    n = len(line) if most < 0 else min(len(line), i + most)
+    while i < n and line[i].isspace():
+        i += 1
+    return i
+
+
+def _marker_end(line: str, i: int) -> int:
+    """The end of a list marker at `i` (`-`, `*`, `+`, one to three digits and `.` or `)`), or -1."""
+    if i < len(line) and line[i] in "-*+":
+        return i + 1
+    j = i
+    while j < len(line) and j - i < 4 and line[j].isdecimal():
+        j += 1
+    return j + 1 if 1 <= j - i <= 3 and j < len(line) and line[j] in ".)" else -1
+
+
+def _entry_start(line: str) -> bool:
+    """`ENTRY_START` matches `line`."""
+    i = _spaces(line, 0, 4)
+    if i > 3:
+        return False
+    end = _marker_end(line, i)
+    return 0 <= end < len(line) and line[end].isspace()
+
+
+def _speaker_end(line: str, i: int, need_space: bool) -> int:
+    """The end of `name:` at `i` (1-24 characters, neither whitespace nor a colon, then `:` or
+    `：`), followed by whitespace when `need_space`; -1 when there is none."""
+    k = i
+    while k < len(line) and k - i <= 24 and not line[k].isspace() and line[k] not in _COLONS:
+        k += 1
+    if not (1 <= k - i <= 24 and k < len(line) and line[k] in _COLONS):
+        return -1
+    if need_space and not (k + 1 < len(line) and line[k + 1].isspace()):
+        return -1
+    return k + 1
+
+
+def _lead_end(line: str) -> int:
+    """Where the match of `LEAD` ends: indentation, a list marker, `[tags]`, a `speaker:`."""
+    i = _spaces(line, 0)
+    end = _marker_end(line, i)
+    if 0 <= end < len(line) and line[end].isspace():
+        i = _spaces(line, end)
+    while i < len(line) and line[i] == "[":
+        j = i + 1
+        while j < len(line) and j - i <= 41 and line[j] not in "]\n":
+            j += 1
+        if not (2 <= j - i <= 41 and j < len(line) and line[j] == "]"):
+            break
+        i = _spaces(line, j + 1)
+    end = _speaker_end(line, i, False)
+    return _spaces(line, end) if end >= 0 else i
+
+
+def _mark(body: str, lines: list[str], units: list[tuple[str, ...]]
+          ) -> tuple[list[dict[int, int]], list[list[tuple[int, int, int]]], list[int]]:
+    """Per line: {unit: occurrences}, highlight spans (start, end, unit), length in characters."""
+    starts = [0]
+    for line in lines[:-1]:
+        starts.append(starts[-1] + len(line) + 1)
+    toks = analysis.tokens(body)
+    texts = [t.text for t in toks]
+    line_units: list[dict[int, int]] = [{} for _ in lines]
+    spans: list[list[tuple[int, int, int]]] = [[] for _ in lines]
+    line_len = [len(line) for line in lines]  # characters: the entry length for normalisation
+    if not units:
+        return line_units, spans, line_len
+
+    def mark(i: int, unit_id: int, count: bool) -> None:
+        tok = toks[i]
+        row = bisect_right(starts, tok.char_offset_from) - 1
+        if count:
+            line_units[row][unit_id] = line_units[row].get(unit_id, 0) + 1
+        base = starts[row]
+        spans[row].append((tok.char_offset_from - base, min(tok.char_offset_to - base, len(lines[row])), unit_id))
+
+    wanted = {tok for unit in units for tok in unit}
+    where: dict[str, list[int]] = {}
+    for i, text in enumerate(texts):
+        if text in wanted:
+            where.setdefault(text, []).append(i)
+    for unit_id, unit in enumerate(units):
+        n = len(unit)
+        for i in where.get(unit[0], ()):
+            if n == 1 or tuple(texts[i:i + n]) == unit and _consecutive(toks, i, n):
+                for j in range(i, i + n):
+                    mark(j, unit_id, j == i)
+    return line_units, spans, line_len
+
+
+def _build(lines: list[str], spans: list[list[tuple[int, int, int]]], rows: list[int], body_line: int,
+           best_row: int, why: str, weights: list[float] | None = None, best_rows: range | None = None) -> Snippet:
+    out_lines: list[str] = []
+    out_spans: list[list[tuple[int, int]]] = []
+    numbers: list[int | None] = []
+    previous = None
+    for row in rows:
+        if previous is not None and any(lines[r].strip() for r in range(previous + 1, row)):
+            out_lines.append(GAP)
+            out_spans.append([])
+            numbers.append(None)
+        previous = row
+        text, row_spans = _clip(lines[row], spans[row], weights,
+                                MAX_LINE_CHARS if best_rows is None or row in best_rows else OTHER_LINE_CHARS)
+        out_lines.append(text)
+        out_spans.append(row_spans)
+        numbers.append(body_line + row)
+    while out_lines and not out_lines[-1].strip():
+        out_lines.pop()
+        out_spans.pop()
+        numbers.pop()
+    first = numbers[0] if numbers else body_line
+    return Snippet(first if first is not None else body_line, out_lines, out_spans, numbers, body_line + best_row, why)
+
+
+def _consecutive(toks: list, i: int, n: int) -> bool:
+    """Consecutive positions; CJK characters also touching (`私 钥` is not `私钥`)."""
+    first = toks[i].position
+    for j in range(1, n):
+        tok = toks[i + j]
+        if tok.position != first + j:
+            return False
+        if tok.char_offset_from != toks[i + j - 1].char_offset_to and analysis.is_cjk(tok.text):
+            return False
+    return True
+
+
+def _merge(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Sort and join touching or overlapping ranges (per-character CJK marks → one run)."""
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def _clip(line: str, marks: list[tuple[int, int, int]], weights: list[float] | None = None,
+          limit: int = MAX_LINE_CHARS) -> tuple[str, list[tuple[int, int]]]:
+    """Cut an overlong line to its lead and the stretch with the most highlight weight,
+    marked with '…'."""
+    spans = _merge([(s, e) for s, e, _ in marks])
+    if len(line) <= limit:
+        return line, spans
+    lead_end = _lead_end(line)
+    lead_end = lead_end if lead_end <= limit // 4 else 0
+    room = limit - lead_end - 1
+
+    def weight(mark: tuple[int, int, int]) -> float:
+        return weights[mark[2]] if weights and mark[2] < len(weights) else 1.0
+
+    # the stretch of `room` characters, starting a little before a highlight, that holds the
+    # most highlight weight (sliding window over the highlights in order)
+    ordered = sorted(marks)
+    best_start, best, total, left, right = 0, -1.0, 0.0, 0, 0
+    for mark in ordered:
+        start = max(0, mark[0] - room // 6)
+        while right < len(ordered) and ordered[right][1] <= start + room:
+            total += weight(ordered[right])
+            right += 1
+        while left < right and ordered[left][0] < start:
+            total -= weight(ordered[left])
+            left += 1
+        if total > best + 1e-9:
+            best_start, best = start, total
+    if best_start <= lead_end + room // 6:  # the best stretch is near the start: no cut inside
+        start, end, head = 0, limit, ""
+    else:
+        start = min(best_start, len(line) - room)
+        end = start + room
+        head = line[:lead_end] + "…"
+    tail = "…" if end < len(line) else ""
+    shift = len(head) - start
+    kept = [(max(s, start) + shift, min(e, end) + shift) for s, e in spans if e > start and s < end]
+    lead_spans = [(s, min(e, lead_end)) for s, e in spans if head and s < lead_end]
+    return head + line[start:end] + tail, lead_spans + kept

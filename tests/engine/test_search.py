@@ -1,0 +1,215 @@
+from __future__ import annotations
+
+import os
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from qmem.base import config
+from qmem.engine import search, sync
+from qmem.base.errors import BadInputError, NotFoundError
+from qmem.engine.search import SearchOptions
+
+
+def paths(hits):
+    return [h.path for h in hits]
+
+
+def test_chinese_query_finds_overlapping_wording(cfg):
+    hits = search.search(cfg, "私钥被盗")
+    assert hits[0].path == "MEMORY.md" and hits[0].anchor == "security"
+    line = hits[0].snippet.lines[0]
+    marked = [line[a:b] for a, b in hits[0].snippet.spans[0]]
+    assert "私钥" in marked and "被盗" in marked  # per-character highlights merged into runs
+
+
+def test_english_query_with_stemming_and_breadcrumb(cfg):
+    hit = search.search(cfg, "encoded utf8 powershell")[0]
+    assert hit.heading == "Memory › Skills › Windows PS5 编码地狱"
+    assert hit.anchor == "s-windows-ps5-编码地狱"
+    assert hit.types == ["S"]
+    assert hit.abs_path == os.path.join(cfg.collections["main"].path, "MEMORY.md")
+
+
+def test_snippet_points_at_the_matching_line(cfg, workspace):
+    hit = search.search(cfg, "rsync resume")[0]
+    lines = (workspace / "MEMORY.md").read_text(encoding="utf-8").splitlines()
+    assert "rsync" in lines[hit.snippet.line - 1]
+    assert hit.line_start <= hit.snippet.line <= hit.line_end
+
+
+def test_one_character_cjk_query(cfg):
+    assert "MEMORY.md" in paths(search.search(cfg, "钱"))
+
+
+def test_mixed_chinese_english_query(cfg):
+    hits = search.search(cfg, "Windows 乱码")
+    assert hits[0].path == "memory/2026-02-27.md"
+
+
+def test_filters_by_type_date_and_path(cfg):
+    assert set(paths(search.search(cfg, "USDC decimals", SearchOptions(types=["K"])))) == {
+        "MEMORY.md", "memory/2026-02-28.md", "memory/knowledge.md"}
+    dated = search.search(cfg, "USDC decimals", SearchOptions(since="2026-02-28", until="2026-02-28"))
+    assert set(paths(dated)) == {"memory/2026-02-28.md"}
+    assert all(h.date == "2026-02-28" for h in dated)
+    assert search.search(cfg, "PowerShell", SearchOptions(until="2026-02-27"))[0].path == "memory/2026-02-27.md"
+    assert set(paths(search.search(cfg, "decimals", SearchOptions(path="memory/2026-*")))) == {"memory/2026-02-28.md"}
+    assert set(paths(search.search(cfg, "decimals", SearchOptions(path="knowledge.md")))) == {"memory/knowledge.md"}
+    security = search.search(cfg, "keys", SearchOptions(types=["security"]))
+    assert security and all("!" in h.types for h in security)
+
+
+def test_filter_only_query_lists_matching_sections(cfg):
+    hits = search.search(cfg, "", SearchOptions(types=["E"], limit=50))
+    assert {h.path for h in hits} == {"memory/2026-02-27.md", "memory/2026-02-28.md"}
+
+
+def test_limit_is_applied_after_filters(cfg):
+    hits = search.search(cfg, "the", SearchOptions(path="memory/**", limit=2))
+    assert len(hits) == 2 and all(h.path.startswith("memory/") for h in hits)
+
+
+def test_quoted_phrase_and_exclusion(cfg):
+    assert paths(search.search(cfg, '"backup cron"')) == ["MEMORY.md"]
+    assert search.search(cfg, '"cron backup"') == []
+    with_nas = paths(search.search(cfg, "backup"))
+    without = paths(search.search(cfg, "backup -nas"))
+    assert "memory/2026-02-28.md" in with_nas and without == []
+
+
+def test_min_score_and_limit(cfg):
+    hits = search.search(cfg, "USDC decimals BSC")
+    assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+    cut = hits[0].score - 0.001
+    assert len(search.search(cfg, "USDC decimals BSC", SearchOptions(min_score=cut))) == 1
+    assert len(search.search(cfg, "USDC decimals BSC", SearchOptions(limit=1))) == 1
+    with pytest.raises(BadInputError):
+        search.search(cfg, "x", SearchOptions(limit=0))
+
+
+def test_bad_filter_values_are_clear_errors(cfg):
+    with pytest.raises(BadInputError, match="bad date"):
+        search.search(cfg, "x", SearchOptions(since="2026-13-01"))
+    with pytest.raises(BadInputError, match="unknown entry type"):
+        search.search(cfg, "x", SearchOptions(types=["Z"]))
+    with pytest.raises(BadInputError, match="after"):
+        search.search(cfg, "x", SearchOptions(since="2026-03-01", until="2026-01-01"))
+    with pytest.raises(NotFoundError, match="no collection named"):
+        search.search(cfg, "x", SearchOptions(collections=["nope"]))
+
+
+def test_relative_dates():
+    from datetime import date
+
+    assert search.parse_day("7d", today=date(2026, 3, 8)) == 20260301
+    assert search.parse_day("yesterday", today=date(2026, 3, 1)) == 20260228
+
+
+def test_multi_collection_ranking_is_fair(tmp_path):
+    text = "# Note\nThe deploy key rotation happens monthly.\n"
+    for name in ("a", "b"):
+        root = tmp_path / name
+        root.mkdir()
+        (root / "MEMORY.md").write_text(text, encoding="utf-8")
+    cfg = config.load()
+    config.add_collection(cfg, config.Collection("a", str(tmp_path / "a")))
+    config.add_collection(cfg, config.Collection("b", str(tmp_path / "b")))
+    sync.refresh(cfg)
+    hits = search.search(cfg, "deploy key rotation")
+    assert sorted(h.collection for h in hits) == ["a", "b"]
+    assert hits[0].score == pytest.approx(hits[1].score)
+    only_b = search.search(cfg, "deploy key rotation", SearchOptions(collections=["b"]))
+    assert [h.collection for h in only_b] == ["b"]
+
+
+def test_deleted_file_never_returned_after_refresh(cfg, workspace):
+    assert "memory/knowledge.md" in paths(search.search(cfg, "PostgreSQL"))
+    os.unlink(workspace / "memory" / "knowledge.md")
+    sync.refresh(cfg)
+    assert "memory/knowledge.md" not in paths(search.search(cfg, "PostgreSQL"))
+
+
+def test_edited_file_shows_current_text_and_deleted_file_is_dropped_before_refresh(cfg, workspace):
+    path = workspace / "memory" / "knowledge.md"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("## BSC", "## Intro\nnew intro line\n\n## BSC"), encoding="utf-8")
+    hit = next(h for h in search.search(cfg, "BNB gas") if h.path == "memory/knowledge.md")
+    assert hit.stale
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert lines[hit.snippet.line - 1] == hit.snippet.lines[0] and "BNB" in hit.snippet.text
+    assert lines[hit.line_start - 1] == "## BSC"
+    fresh = search.search(cfg, "PowerShell")[0]
+    assert not fresh.stale
+    os.unlink(workspace / "memory" / "2026-02-27.md")
+    assert "memory/2026-02-27.md" not in paths(search.search(cfg, "PowerShell"))
+
+
+def test_hit_json_shape(cfg):
+    d = search.search(cfg, "USDC")[0].to_dict()
+    for key in ("collection", "path", "abs_path", "anchor", "heading", "line_start", "line_end",
+                "score", "snippet", "date", "types", "stale"):
+        assert key in d
+    assert "body" not in d and "body" in search.search(cfg, "USDC")[0].to_dict(full=True)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.text(max_size=200))
+def test_any_query_returns_a_list(cfg, text):
+    hits = search.search(cfg, text)
+    assert isinstance(hits, list)
+
+
+def test_filters_never_change_scores(cfg, workspace):
+    """Issue 10 finding 9: --since, --type, --path and -c restrict, they never score."""
+    import shutil
+
+    from qmem.engine import catalog
+
+    shutil.copytree(workspace, workspace.parent / "ws2")
+    catalog.create(cfg, "other", str(workspace.parent / "ws2"))
+    cfg = config.load()
+    plain = {(h.collection, h.path, h.anchor, h.line_start): h.score
+             for h in search.search(cfg, "USDC decimals keys PowerShell", SearchOptions(limit=50))}
+    assert plain
+    for options in (SearchOptions(since="2026-01-01"), SearchOptions(until="2026-12-31"), SearchOptions(types=["K"]),
+                    SearchOptions(types=["S", "K"]), SearchOptions(path="memory/*"),
+                    SearchOptions(collections=["main"]), SearchOptions(collections=["main", "other"])):
+        options.limit = 50
+        filtered = search.search(cfg, "USDC decimals keys PowerShell", options)
+        assert filtered
+        for h in filtered:
+            assert h.score == pytest.approx(plain[(h.collection, h.path, h.anchor, h.line_start)], abs=1e-6)
+
+
+def test_a_date_in_the_question_is_a_prior_never_a_filter(cfg):
+    plain = search.search(cfg, "USDC decimals", SearchOptions(limit=20))
+    dated = search.search(cfg, "USDC decimals on 2026-02-28", SearchOptions(limit=20, now="2026-03-05", explain=True))
+    assert {h.path for h in plain} <= {h.path for h in dated}  # nothing filtered out
+    assert dated[0].date == "2026-02-28" and dated[0].explain["date_prior"]["factor"] > 1
+    assert search.search(cfg, "USDC", SearchOptions(when="2026-02-28", now="2026-03-05"))[0].date == "2026-02-28"
+    with pytest.raises(BadInputError):
+        search.search(cfg, "USDC", SearchOptions(when="whenever"))
+
+
+def test_recency_never_demotes_undated_files(cfg):
+    plain = {(h.path, h.line_start): h.score for h in search.search(cfg, "USDC decimals", SearchOptions(limit=20))}
+    recent = search.search(cfg, "USDC decimals", SearchOptions(limit=20, recency=7, now="2027-01-01"))
+    for h in recent:
+        if h.date is None:
+            assert h.score == pytest.approx(plain[(h.path, h.line_start)])
+        else:
+            assert h.score < plain[(h.path, h.line_start)]
+
+
+def test_a_query_with_a_matching_unit_never_returns_nothing(cfg):
+    # long Chinese questions whose bigrams miss still find the characters
+    assert search.search(cfg, "我之前说的那个钱包余额到底是怎么回事来着")
+    assert search.search(cfg, "what did I say about the wallet?")
+
+
+def test_budget_returns_what_fits(cfg):
+    hits = search.search(cfg, "USDC decimals keys", SearchOptions(limit=50, budget=60))
+    from qmem.text.analysis import estimate_tokens
+    assert hits and sum(estimate_tokens(h.snippet.text) + search.HIT_OVERHEAD_TOKENS for h in hits) <= 60
