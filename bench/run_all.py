@@ -1,11 +1,11 @@
-"""Run every benchmark and write one results page; optionally refresh the README's table.
+"""Run every benchmark and write one results page; optionally refresh docs/performance.md's tables.
 
     pip install -e '.[bench]'
-    python bench/run_all.py [--sizes 1000,10000,100000] [--update-readme]
+    python bench/run_all.py [--sizes 1000,10000,100000] [--update-docs]
 
 Writes bench/results/{engine,bm25s,quality}.md, their JSON, pytest-benchmark.json and
-bench/results/summary.md (the three tables with machine details). With --update-readme the
-README section between `<!-- bench:start -->` and `<!-- bench:end -->` is replaced by it.
+bench/results/summary.md (the three tables with machine details). With --update-docs the
+section of docs/performance.md between `<!-- bench:start -->` and `<!-- bench:end -->` is replaced by it.
 """
 
 from __future__ import annotations
@@ -36,10 +36,10 @@ def main() -> None:
     parser.add_argument("--sizes", default="1000,10000,100000")
     parser.add_argument("--bm25s-sections", type=int, default=100000)
     parser.add_argument("--data", default=os.path.join(ROOT, "..", "shared", "data"))
-    parser.add_argument("--update-readme", action="store_true")
+    parser.add_argument("--update-docs", action="store_true", help="replace the tables in docs/performance.md")
     parser.add_argument("--with-vector", action="store_true", help="also bench/vector.py (needs qmem[vector]; slow)")
     parser.add_argument("--side-by-side", type=int, metavar="FILES", default=0,
-                        help="also bench/side_by_side.py on FILES files (20000 for the issue-15 corpus; qmd if on PATH)")
+                        help="also bench/side_by_side.py on FILES files (20000 for docs/performance.md's side-by-side; qmd if on PATH)")
     parser.add_argument("--cold-search", action="append", default=[], metavar="LABEL=QMEM",
                         help="also bench/cold_search.py on 100k sections for this qmem (repeat: before=..., after=...)")
     parser.add_argument("--steps", default="engine,bm25s,quality,pytest",
@@ -76,14 +76,14 @@ def main() -> None:
     with open(os.path.join(RESULTS, "summary.md"), "w", encoding="utf-8") as handle:
         handle.write(summary)
     print(summary)
-    if args.update_readme:
-        readme_path = os.path.join(ROOT, "README.md")
-        with open(readme_path, encoding="utf-8") as handle:
-            readme = handle.read()
+    if args.update_docs:
+        page_path = os.path.join(ROOT, "docs", "performance.md")
+        with open(page_path, encoding="utf-8") as handle:
+            page = handle.read()
         start, end = "<!-- bench:start -->", "<!-- bench:end -->"
-        head, rest = readme.split(start, 1)
+        head, rest = page.split(start, 1)
         _, tail = rest.split(end, 1)
-        with open(readme_path, "w", encoding="utf-8") as handle:
+        with open(page_path, "w", encoding="utf-8") as handle:
             handle.write(f"{head}{start}\n{summary}{end}{tail}")
 
 

@@ -1,5 +1,5 @@
-"""Issue 16, item 7: the routes that work with current OpenClaw (no qmd backend any more): the
-MCP server, configured as the README shows, and the protocol as a skill or in AGENTS.md."""
+"""The routes that work with current OpenClaw (no qmd backend any more): the MCP server,
+configured as docs/openclaw.md shows, and the protocol as a skill or in AGENTS.md."""
 
 from __future__ import annotations
 
@@ -17,11 +17,8 @@ from ..conftest import ROOT, subprocess_env
 from .test_help import _parse
 
 
-def readme_section(title: str) -> str:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    start = text.index(f"## {title}\n")
-    end = text.find("\n## ", start + 3)
-    return text[start:end if end >= 0 else len(text)]
+def openclaw_guide() -> str:
+    return (ROOT / "docs" / "openclaw.md").read_text(encoding="utf-8")
 
 
 def test_skill_is_a_valid_skill_file(cli):
@@ -46,8 +43,8 @@ def test_every_command_the_protocol_teaches_parses():
         cmd.make_context(cmd.name, list(args))
 
 
-def test_readme_no_longer_offers_the_qmd_backend():
-    section = readme_section("Use with OpenClaw")
+def test_the_guide_no_longer_offers_the_qmd_backend():
+    section = openclaw_guide()
     assert 'memory.qmd.command = "qmem-qmd"' not in section and "removed its qmd memory backend" in section
 
 
@@ -73,9 +70,9 @@ async def _calls(read, write, out: dict) -> None:
         out["search"] = (await session.call_tool("memory_search", {"query": "rsync", "maxResults": 2})).structured_content
 
 
-def test_the_readme_mcp_config_block_runs(cli, workspace):
+def test_the_guide_mcp_config_block_runs(cli, workspace):
     pytest.importorskip("mcp")
-    block = re.search(r"```json\n(.*?)```", readme_section("Use with OpenClaw"), re.S).group(1)
+    block = re.search(r"```json\n(.*?)```", openclaw_guide(), re.S).group(1)
     server = json.loads(re.sub(r"^ {3}", "", block, flags=re.M))["mcp"]["servers"]["qmem"]
     assert os.path.isabs(server["command"]) and server["command"].endswith("/bin/qmem")  # a venv's qmem
     assert server["args"][:2] == ["mcp", "--workspace"] and os.path.isabs(server["args"][2])

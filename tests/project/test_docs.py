@@ -1,10 +1,18 @@
-"""The README documents every command and option the CLI has, and its examples are true:
-every ```console block is run on the sample workspace and its output compared (paths, times
-and durations normalised, numbers within a tolerance); the cron and systemd examples run as
-cron and systemd would, with a virtualenv's qmem and a bare PATH."""
+"""The docs tell the truth and cover every command.
+
+- docs/commands.md is what `python scripts/gen_docs.py` writes from every command's `--help`:
+  a stale reference fails, and each command without an entry fails by name (the checks are shown
+  to fail on a planted deletion).
+- Every ```console block of README.md and docs/*.md is run on the sample workspace and its output
+  compared (paths, times and durations normalised, numbers within a tolerance).
+- The cron and systemd examples run as cron and systemd would, with a virtualenv's qmem and a
+  bare PATH.
+- The README stays a front page, and user docs name no issue numbers.
+"""
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import shutil
@@ -14,12 +22,12 @@ from pathlib import Path
 
 import pytest
 
-from qmem.faces.cli.app import command as cli_command
-
 from ..conftest import ROOT, SAMPLE
 
 README = ROOT / "README.md"
-DEMO = "/tmp/demo"  # how the README writes the demo folder
+DOCS = ROOT / "docs"
+DOC_FILES = [README, *sorted(DOCS.glob("*.md"))]
+DEMO = "/tmp/demo"  # how the docs write the demo folder
 _CONSOLE = re.compile(r"^```console( continued)?\n(.*?)^```", re.S | re.M)
 _FLOAT = re.compile(r"-?\d+\.\d+")
 _NORMAL = [
@@ -29,35 +37,130 @@ _NORMAL = [
     (re.compile(r"memory/archive/\d{4}-\d{2}\.md"), "memory/archive/<month>.md"),
     (re.compile(r"configs/[A-Za-z0-9._-]*-[0-9a-f]{16}"), "configs/<config folder>"),  # keyed by the config's path
 ]
-TOLERANCE = 0.25  # scores and sizes may move this much (relative) before the README must change
+TOLERANCE = 0.25  # scores and sizes may move this much (relative) before the docs must change
 
 
-def commands(group, prefix=""):
-    for name, command in group.commands.items():
-        if hasattr(command, "commands"):
-            yield from commands(command, f"{prefix}{name} ")
-        else:
-            yield f"{prefix}{name}", command
+def _load_gen_docs():
+    spec = importlib.util.spec_from_file_location("gen_docs", ROOT / "scripts" / "gen_docs.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
-def test_every_command_and_option_is_in_the_readme():
-    readme = README.read_text(encoding="utf-8")
-    missing = []
-    for name, command in commands(cli_command()):
-        if f"qmem {name}" not in readme and f"`{name.split()[-1]}" not in readme:
-            missing.append(name)
-        for param in command.params:
-            if param.param_type_name == "option" and param.name != "help":
-                if not any(opt in readme for opt in param.opts):
-                    missing.append(f"{name} {param.opts[0]}")
-    assert missing == []
+gen_docs = _load_gen_docs()
 
 
-# -- the README's console blocks --------------------------------------------------------------------
+def rel(path: Path) -> str:
+    return str(path.relative_to(ROOT))
+
+
+# -- the command reference ----------------------------------------------------------------------
+
+_ENTRY = re.compile(r"^#{2,3} (qmem(?:-qmd)?(?: [a-z][\w-]*)*)\n(.*?)^```text\n(.*?)^```", re.S | re.M)
+
+
+def reference_entries(text: str) -> dict[str, str]:
+    """`qmem PATH` (or `qmem-qmd PATH`) → the help text of its entry in docs/commands.md."""
+    return {name: body for name, _, body in _ENTRY.findall(text)}
+
+
+def expected_entries() -> dict[str, str]:
+    """What each entry must say: the `--help` of every command, now."""
+    out = {f"qmem {path}".strip(): gen_docs.qmem_help(path) for path, _ in gen_docs.qmem_commands()}
+    out.update({f"qmem-qmd {path}".strip(): text for path, text in gen_docs.qmd_helps()})
+    return out
+
+
+def reference_problems(text: str, expected: dict[str, str]) -> list[str]:
+    """One line per command whose entry is missing or differs from its --help."""
+    entries = reference_entries(text)
+    problems = []
+    for name, help_text in expected.items():
+        if name not in entries:
+            problems.append(f"{name}: no entry in docs/commands.md")
+        elif entries[name].rstrip("\n") != help_text.rstrip("\n"):
+            problems.append(f"{name}: its entry differs from `{name} --help`")
+    return problems
+
+
+@pytest.fixture(scope="module")
+def expected() -> dict[str, str]:
+    return expected_entries()
+
+
+def test_reference_is_what_gen_docs_writes():
+    current = (DOCS / "commands.md").read_text(encoding="utf-8")
+    diff = gen_docs.stale(current, gen_docs.render())
+    assert not diff, f"docs/commands.md is stale; run python scripts/gen_docs.py\n{diff[:4000]}"
+
+
+def _all_commands() -> list[str]:
+    names = [f"qmem {path}".strip() for path, _ in gen_docs.qmem_commands()]
+    return names + [f"qmem-qmd {path}".strip() for path, _ in gen_docs.qmd_helps()]
+
+
+@pytest.mark.parametrize("name", _all_commands())
+def test_every_command_has_a_current_entry(name, expected):
+    text = (DOCS / "commands.md").read_text(encoding="utf-8")
+    assert [p for p in reference_problems(text, expected) if p.startswith(f"{name}:")] == []
+
+
+def _without_section(text: str, heading: str) -> str:
+    start = text.index(f"\n{heading}\n")
+    end = text.index("\n#", start + len(heading) + 2)
+    return text[:start] + text[end:]
+
+
+def test_a_deleted_entry_is_named(expected):
+    text = (DOCS / "commands.md").read_text(encoding="utf-8")
+    assert reference_problems(text, expected) == []
+    planted = _without_section(text, "## qmem status")
+    assert reference_problems(planted, expected) == ["qmem status: no entry in docs/commands.md"]
+    assert gen_docs.stale(planted, gen_docs.render())  # the whole-file check fails too
+    planted = _without_section(text, "### qmem tree stats")
+    assert reference_problems(planted, expected) == ["qmem tree stats: no entry in docs/commands.md"]
+
+
+def test_a_deleted_option_is_named(expected):
+    text = (DOCS / "commands.md").read_text(encoding="utf-8")
+    line = next(row for row in text.splitlines() if row.lstrip().startswith("--since DATE"))
+    planted = text.replace(line + "\n", "", 1)
+    assert reference_problems(planted, expected) == ["qmem search: its entry differs from `qmem search --help`"]
+
+
+def test_a_command_without_a_guide_stops_the_generator(tmp_path, monkeypatch):
+    """Each entry links to the guide heading that names the command; a guide that lost it, or a
+    command GROUPS does not place, stops gen_docs with the command's name."""
+    shutil.copytree(DOCS, tmp_path / "docs")
+    memory = tmp_path / "docs" / "memory.md"
+    memory.write_text(memory.read_text(encoding="utf-8").replace("## `qmem janitor`", "## The janitor"),
+                      encoding="utf-8")
+    monkeypatch.setattr(gen_docs, "DOCS", tmp_path / "docs")
+    with pytest.raises(gen_docs.DocsError, match=r"qmem janitor: docs/memory.md has no heading"):
+        gen_docs.render()
+    monkeypatch.setattr(gen_docs, "DOCS", DOCS)
+    groups = [(title, [entry for entry in entries if entry[0] != "eval"]) for title, entries in gen_docs.GROUPS]
+    monkeypatch.setattr(gen_docs, "GROUPS", groups)
+    with pytest.raises(gen_docs.DocsError, match=r"no place for: qmem eval"):
+        gen_docs.render()
+
+
+def test_check_mode_exits_1_on_a_stale_reference(tmp_path, monkeypatch, capsys):
+    stale_copy = tmp_path / "commands.md"
+    stale_copy.write_text(_without_section((DOCS / "commands.md").read_text(encoding="utf-8"), "## qmem status"),
+                          encoding="utf-8")
+    monkeypatch.setattr(gen_docs, "REFERENCE", stale_copy)
+    assert gen_docs.main(["--check"]) == 1
+    assert "docs/commands.md is stale" in capsys.readouterr().err
+    monkeypatch.setattr(gen_docs, "REFERENCE", DOCS / "commands.md")
+    assert gen_docs.main(["--check"]) == 0
+
+
+# -- the console blocks -------------------------------------------------------------------------
 # A block opts in by its fence: ```console (the output of each `$ ` line follows it). Each block
 # starts from a fresh copy of the sample workspace at /tmp/demo/workspace, indexed as collection
 # `main` (unless the block itself starts with `qmem collection create`); ```console continued
-# goes on from the state the previous block left.
+# goes on from the state the previous block of the same file left.
 
 def console_blocks(text: str) -> list[tuple[int, bool, list[tuple[str, str]]]]:
     """(line of the block, continues the previous one, [(command, expected output)]) for every
@@ -110,7 +213,7 @@ def _fresh(root: Path, env: dict[str, str], index: bool) -> None:
                        capture_output=True)
 
 
-def run_readme(root: Path, text: str) -> list[tuple[int, str, str, str]]:
+def run_console_blocks(root: Path, text: str) -> list[tuple[int, str, str, str]]:
     """Run every console block of `text` (see above) with /tmp/demo at `root`; (block line,
     command, expected, actual with `root` written as /tmp/demo) for each command."""
     env = demo_env(root)
@@ -126,42 +229,65 @@ def run_readme(root: Path, text: str) -> list[tuple[int, str, str, str]]:
     return results
 
 
-def test_readme_console_blocks_tell_the_truth(tmp_path):
+WITH_BLOCKS = [path for path in DOC_FILES if console_blocks(path.read_text(encoding="utf-8"))]
+
+
+def test_the_docs_show_real_runs():
+    runs = sum(len(block[2]) for path in WITH_BLOCKS for block in console_blocks(path.read_text(encoding="utf-8")))
+    assert runs >= 40, "the docs should show real runs in ```console blocks"
+    assert README in WITH_BLOCKS and DOCS / "search.md" in WITH_BLOCKS and DOCS / "memory.md" in WITH_BLOCKS
+
+
+@pytest.mark.parametrize("path", WITH_BLOCKS, ids=rel)
+def test_console_blocks_tell_the_truth(tmp_path, path):
     results = [(line, cmd, expected, normalise(actual, DEMO))
-               for line, cmd, expected, actual in run_readme(tmp_path / "demo", README.read_text(encoding="utf-8"))]
-    assert len(results) >= 30, "the README should show real runs in ```console blocks"
-    wrong = [f"README.md:{line}: $ {cmd}\n--- README\n{expected}\n--- actual\n{actual}"
+               for line, cmd, expected, actual in run_console_blocks(tmp_path / "demo", path.read_text(encoding="utf-8"))]
+    wrong = [f"{rel(path)}:{line}: $ {cmd}\n--- docs\n{expected}\n--- actual\n{actual}"
              for line, cmd, expected, actual in results if not same(normalise(expected, DEMO), actual)]
     assert not wrong, "\n\n".join(wrong)
 
 
-def update_readme(root: Path) -> None:
-    """Rewrite every console block's output with what the commands print now (`python -m
-    tests.test_docs`): for a change that means to change the output. Review the diff."""
-    text = README.read_text(encoding="utf-8")
-    actual = iter(run_readme(root, text))
+def update_console_blocks(paths: list[Path] | None = None) -> list[Path]:
+    """Rewrite every console block's output with what the commands print now
+    (`python scripts/gen_docs.py --examples`): for a change that means to change the output.
+    Review the diff. Returns the files that changed."""
+    import tempfile
 
-    def block(match: re.Match) -> str:
-        rows = []
-        for row in match.group(2).splitlines():
-            if row.startswith("$ "):
-                _, cmd, _, out = next(actual)
-                rows += ([""] if rows and out_before[0] else []) + [f"$ {cmd}"] + ([out] if out else [])
-                out_before[0] = bool(out)
-        return f"```console{match.group(1) or ''}\n" + "\n".join(rows) + "\n```"
+    changed = []
+    for path in paths or DOC_FILES:
+        text = path.read_text(encoding="utf-8")
+        if not console_blocks(text):
+            continue
+        with tempfile.TemporaryDirectory() as scratch:
+            actual = iter(run_console_blocks(Path(scratch) / "demo", text))
+            out_before = [False]  # a blank line after a command's output, none between silent commands
 
-    out_before = [False]  # a blank line after a command's output, none between silent commands
+            def block(match: re.Match) -> str:
+                rows: list[str] = []
+                for row in match.group(2).splitlines():
+                    if row.startswith("$ "):
+                        _, cmd, expected, out = next(actual)
+                        if same(normalise(expected, DEMO), normalise(out, DEMO)):
+                            out = expected  # only outputs that really changed are rewritten
+                        rows += ([""] if rows and out_before[0] else []) + [f"$ {cmd}"] + ([out] if out else [])
+                        out_before[0] = bool(out)
+                return f"```console{match.group(1) or ''}\n" + "\n".join(rows) + "\n```"
 
-    README.write_text(_CONSOLE.sub(block, text), encoding="utf-8")
+            new = _CONSOLE.sub(block, text)
+        if new != text:
+            path.write_text(new, encoding="utf-8")
+            changed.append(path)
+    return changed
 
 
 def test_runs_left_unchecked_are_only_the_vector_tier_ones():
-    """A README block that shows a run (`$ `) but is not ```console needs a model the tests do
-    not install; anything else must be opted in."""
-    text = README.read_text(encoding="utf-8")
-    for match in re.finditer(r"^```(\w*)\n(\$ .*?)^```", text, re.S | re.M):
-        if match.group(1) != "console":
-            assert re.search(r"\$ qmem (query|vsearch|embed)\b", match.group(2)), match.group(2)[:200]
+    """A block that shows a run (`$ `) but is not ```console needs a model the tests do not
+    install; anything else must be opted in."""
+    for path in DOC_FILES:
+        text = path.read_text(encoding="utf-8")
+        for match in re.finditer(r"^ *```(\w*)\n( *\$ .*?)^ *```", text, re.S | re.M):
+            if match.group(1) != "console":
+                assert re.search(r"\$ qmem (query|vsearch|embed)\b", match.group(2)), (rel(path), match.group(2)[:200])
 
 
 def test_normalising_keeps_what_matters():
@@ -174,9 +300,13 @@ def test_normalising_keeps_what_matters():
 
 # -- cron and systemd, as they run them ------------------------------------------------------------
 
-def _block_after(text: str, marker: str, fence: str) -> str:
-    start = text.index(f"```{fence}\n", text.index(marker)) + len(fence) + 4
-    return text[start:text.index("```", start)]
+def fenced(fence: str) -> list[tuple[Path, str]]:
+    """(file, body) of every ```FENCE block of the docs."""
+    found = []
+    for path in DOC_FILES:
+        for match in re.finditer(rf"^```{fence}\n(.*?)^```", path.read_text(encoding="utf-8"), re.S | re.M):
+            found.append((path, match.group(1)))
+    return found
 
 
 @pytest.fixture
@@ -196,19 +326,21 @@ def venv_home(tmp_path, cli):
 
 def test_cron_lines_work_for_a_virtualenv_install(venv_home):
     home, env = venv_home
-    block = _block_after(README.read_text(encoding="utf-8"), "### `qmem maintain`", "cron")
-    lines = [line for line in block.splitlines() if line.strip() and not line.startswith("#")]
-    assert lines
-    for line in lines:
-        job = line.split(None, 5)[5]  # after the five schedule fields
-        assert "/.venvs/qmem/bin/qmem" in job, f"cron has no virtualenv on its PATH: {job}"
-        proc = subprocess.run(["/bin/sh", "-c", job], env=env, capture_output=True, text=True, cwd=home)
-        assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", ""), job
+    blocks = fenced("cron")
+    assert {path for path, _ in blocks} >= {README, DOCS / "operations.md"}
+    for path, block in blocks:
+        lines = [line for line in block.splitlines() if line.strip() and not line.startswith("#")]
+        assert lines, rel(path)
+        for line in lines:
+            job = line.split(None, 5)[5]  # after the five schedule fields
+            assert "/.venvs/qmem/bin/qmem" in job, f"{rel(path)}: cron has no virtualenv on its PATH: {job}"
+            proc = subprocess.run(["/bin/sh", "-c", job], env=env, capture_output=True, text=True, cwd=home)
+            assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", ""), job
 
 
 def test_systemd_service_works_for_a_virtualenv_install(venv_home):
     home, env = venv_home
-    unit = _block_after(README.read_text(encoding="utf-8"), "### `qmem maintain`", "ini")
+    [(_, unit)] = [(path, body) for path, body in fenced("ini") if "[Service]" in body]
     service = dict(line.split("=", 1) for line in unit.split("# qmem-maintain.timer")[0].splitlines()
                    if "=" in line and not line.startswith("#"))
     extra = dict(pair.split("=", 1) for pair in service.get("Environment", "").split())
@@ -219,8 +351,48 @@ def test_systemd_service_works_for_a_virtualenv_install(venv_home):
     assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
 
 
-if __name__ == "__main__":
-    import tempfile
+# -- the shape of the user docs --------------------------------------------------------------------
 
-    with tempfile.TemporaryDirectory() as scratch:
-        update_readme(Path(scratch) / "demo")
+_ISSUE = re.compile(r"\bissues? #?\d+|\(#\d+\)", re.I)
+
+
+def test_the_readme_is_a_front_page():
+    text = README.read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 300
+    links = set(re.findall(r"\]\((docs/[\w.-]+\.md|ARCHITECTURE\.md)", text))
+    assert links >= {"docs/contributing.md", "ARCHITECTURE.md", "docs/commands.md"}
+    assert links >= {rel(path) for path in DOCS.glob("*.md")}, "every guide is one click from the README"
+
+
+def test_user_docs_name_no_issue_numbers():
+    found = [f"{rel(path)}: {m.group(0)}" for path in [*DOC_FILES, ROOT / "ARCHITECTURE.md"]
+             for m in _ISSUE.finditer(path.read_text(encoding="utf-8"))]
+    assert found == []
+
+
+def test_links_between_docs_resolve():
+    """Every relative link of README.md, ARCHITECTURE.md and docs/*.md names a file that exists,
+    and its #anchor a heading of that file."""
+    from qmem.text.markdown import list_anchors, split_lines
+
+    def anchors(path: Path) -> set[str]:
+        return set(list_anchors(split_lines(path.read_text(encoding="utf-8"))))
+
+    broken = []
+    for path in [*DOC_FILES, ROOT / "ARCHITECTURE.md"]:
+        text = re.sub(r"^```.*?^```", "", path.read_text(encoding="utf-8"), flags=re.S | re.M)
+        text = re.sub(r"(`+)[^\n]+?\1", "", text)  # inline code
+        for target in re.findall(r"\]\(([^)\s]+)\)", text):
+            if re.match(r"[a-z]+:", target):
+                continue
+            file, _, anchor = target.partition("#")
+            dest = (path.parent / file).resolve() if file else path
+            if not dest.exists():
+                broken.append(f"{rel(path)}: {target} (no such file)")
+            elif anchor and dest.suffix == ".md" and anchor not in anchors(dest):
+                broken.append(f"{rel(path)}: {target} (no such heading)")
+    assert broken == []
+
+
+if __name__ == "__main__":
+    sys.exit("use: python scripts/gen_docs.py --examples")
