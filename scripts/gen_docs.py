@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import difflib
+import functools
 import os
 import sys
 from collections.abc import Iterator
@@ -64,8 +65,6 @@ def _columns() -> Iterator[None]:
 def qmem_commands() -> list[tuple[str, object]]:
     """(path, click command) of every visible `qmem` command and group, depth first, in the order
     `qmem --help` lists them; the root is the path ""."""
-    from qmem.faces.cli.app import command
-
     found: list[tuple[str, object]] = []
 
     def walk(cmd: object, path: str) -> None:
@@ -74,18 +73,24 @@ def qmem_commands() -> list[tuple[str, object]]:
             if not getattr(sub, "hidden", False):
                 walk(sub, f"{path} {name}".strip())
 
-    walk(command(), "")
+    walk(_root(), "")
     return found
 
 
-def qmem_help(path: str) -> str:
-    """What `qmem PATH --help` prints."""
-    from click.testing import CliRunner
-
+@functools.cache
+def _root() -> object:
     from qmem.faces.cli.app import command
 
+    return command()
+
+
+@functools.cache
+def qmem_help(path: str) -> str:
+    """What `qmem PATH --help` prints (the command tree is built once per process)."""
+    from click.testing import CliRunner
+
     with _columns():
-        result = CliRunner().invoke(command(), [*path.split(), "--help"], prog_name="qmem")
+        result = CliRunner().invoke(_root(), [*path.split(), "--help"], prog_name="qmem")
     if result.exit_code != 0:
         raise DocsError(f"qmem {path} --help exited {result.exit_code}: {result.output}")
     return result.output
