@@ -1,6 +1,10 @@
 """qmem.text.markdown as it was before parsing moved onto character offsets (issue 15), kept
 verbatim as the reference the faster parser must match slot for slot
-(tests/text/test_markdown_equivalence.py, bench/parse_speed.py --reference)."""
+(tests/text/test_markdown_equivalence.py, bench/parse_speed.py --reference).
+
+One change since: fenced code follows CommonMark's rule (a backtick fence's info string holds
+no backtick; the entry tags inside code are not the section's), as `qmem.text.fences` does;
+written here line by line, on its own, as an oracle should be."""
 
 from __future__ import annotations
 
@@ -242,7 +246,7 @@ def _headings_in(lines: list[str], rows: Iterable[int]) -> list[Heading]:
                 if not line.strip().strip(fence[0]):
                     fence = ""
             continue
-        if fence_match:
+        if fence_match and (fence_match.group(1)[0] == "~" or "`" not in line[fence_match.end():]):
             fence = fence_match.group(1)
             continue
         if "#" not in lead:
@@ -302,11 +306,12 @@ def parse(text: str, file_date: int = 0) -> list[Section]:
     doc_date = parse_date(meta.get("date", "")) or file_date
     heads = headings(lines, skip)
     slugs = anchors([h.title for h in heads])
+    code = _code_rows(lines, skip)
 
     sections: list[Section] = []
     first_heading = heads[0].line if heads else len(lines)
     if first_heading > skip and "".join(lines[skip:first_heading]).strip():
-        sections.extend(_build(lines, skip, first_heading, None, 0, "", [], doc_date))
+        sections.extend(_build(lines, skip, first_heading, None, 0, "", [], doc_date, code))
 
     stack: list[Heading] = []
     path: list[str] = []  # the breadcrumbs of `stack`
@@ -319,8 +324,26 @@ def parse(text: str, file_date: int = 0) -> list[Section]:
         end = heads[k + 1].line if k + 1 < len(heads) else len(lines)
         if k + 1 < len(heads) and heads[k + 1].level > head.level and not "".join(lines[head.line + 1:end]).strip():
             continue  # a bare container heading: its children carry it in their breadcrumbs
-        sections.extend(_build(lines, head.line, end, head, head.level, slugs[k], path[:], doc_date))
+        sections.extend(_build(lines, head.line, end, head, head.level, slugs[k], path[:], doc_date, code))
     return sections
+
+
+def _code_rows(lines: list[str], start: int) -> set[int]:
+    """Indexes of the lines (from `start` on) inside fenced code, fence lines included."""
+    rows: set[int] = set()
+    fence = ""
+    for i in range(start, len(lines)):
+        line = lines[i]
+        match = _FENCE.match(line)
+        if fence:
+            rows.add(i)
+            if match and match.group(1)[0] == fence[0] and len(match.group(1)) >= len(fence) \
+                    and not line[match.end():].strip():
+                fence = ""
+        elif match and (match.group(1)[0] == "~" or "`" not in line[match.end():]):
+            fence = match.group(1)
+            rows.add(i)
+    return rows
 
 
 def _build(
@@ -332,8 +355,10 @@ def _build(
     anchor: str,
     path: list[str],
     doc_date: int,
+    code: set[int],
 ) -> list[Section]:
-    """One section (or several windows of it) for lines[start:end]."""
+    """One section (or several windows of it) for lines[start:end]; `code`: the rows of
+    fenced code, whose entry tags are examples, not the section's."""
     tags = Tags()
     title = ""
     date = doc_date
@@ -349,8 +374,9 @@ def _build(
     while end > body_start and not lines[end - 1].strip():
         end -= 1
     body = "\n".join(lines[body_start:end])
-    if "[" in body:
-        for run in set(_ENTRY_PREFIX_LINES.findall(body)):
+    prose = "\n".join(lines[i] for i in range(body_start, end) if i not in code)
+    if "[" in prose:
+        for run in set(_ENTRY_PREFIX_LINES.findall(prose)):
             tags.add(run)
     types = sorted(tags.types) if tags.types else []
     priority, expires = tags.priority, tags.expires

@@ -39,7 +39,7 @@ def _line() -> st.SearchStrategy[str]:
                   st.sampled_from([" ", "\t", "", "  "]), tags, words, st.sampled_from(["", " #", " ##", "#", " # "]))
         .map("".join),  # headings: indents, all levels, closing #s, tags
         st.tuples(st.sampled_from(["", "  ", "    "]), st.sampled_from(["```", "````", "~~~", "~~~~", "``", "```python"]),
-                  st.sampled_from(["", " ", " x"])).map("".join),  # fences, closed or not
+                  st.sampled_from(["", " ", " x", " `x`", "x```"])).map("".join),  # fences, closed or not, inline code
         st.tuples(st.sampled_from(["- ", "* ", "1. ", "2) ", "  - ", "-"]), tags, words).map("".join),  # entries
         st.sampled_from(["", " ", "\t", "\x0b", "\x0c", "\u3000", "\x1c", "\x85", "\u2028", " \u3000# x", "---", "...", "date: 2026-02-03", "title: 'x'"]),
         words,

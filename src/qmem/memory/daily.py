@@ -19,6 +19,7 @@ from datetime import date, timedelta
 
 from ..base.errors import BadInputError, IndexBusyError, QmemError
 from ..base.fsutil import append_locked
+from ..text import fences
 from . import entries
 from .workspace import Workspace, bare, raw_lines
 
@@ -173,8 +174,9 @@ def known_texts(ws: Workspace, day: date) -> list[str]:
     paths += ws.topic_files()
     for path in paths:
         text, _ = ws.read(path)
-        for line in raw_lines(text or ""):
-            entry = entries.parse_line(bare(line))
+        lines = [bare(line) for line in raw_lines(text or "")]
+        for line, code in zip(lines, fences.fenced(lines)):
+            entry = None if code else entries.parse_line(line)
             if entry and entry.text:
                 texts.append(entry.text)
     return texts

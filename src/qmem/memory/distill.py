@@ -25,6 +25,7 @@ from datetime import date
 from ..base.conventions import plural
 from ..base.errors import ConfigError, QmemError
 from ..base.fsutil import rewrite_locked
+from ..text import fences
 from . import entries
 from .tree import grow as tree_mod
 from .workspace import (  # noqa: F401 - the markers are re-exported for callers of this module
@@ -119,8 +120,9 @@ def distill(ws: Workspace, *, days: int = 3, today: date | None = None, dry_run:
         if text is None:
             report.warnings.append(f"{ws.rel(log)}: {problem}, skipped")
             continue
-        for line in raw_lines(text):
-            entry = entries.parse_line(bare(line))
+        lines = [bare(line) for line in raw_lines(text)]
+        for line, code in zip(lines, fences.fenced(lines)):
+            entry = None if code else entries.parse_line(line)
             if entry is None:
                 continue
             if not entry.type:

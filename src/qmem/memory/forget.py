@@ -24,7 +24,8 @@ from ..base.errors import BadInputError, NotFoundError
 from ..base.fsutil import append_locked, resolve_inside, rewrite_locked
 from . import entries
 from .daily import make_entry
-from .janitor import MOVED_MARK, _archived_ids, _fenced, candidate_files
+from ..text import fences
+from .janitor import MOVED_MARK, _archived_ids, candidate_files
 from .workspace import Workspace, bare, raw_lines
 
 _REF = re.compile(r"^(?P<path>.+?):(?P<line>\d+)$")
@@ -70,7 +71,7 @@ def _blocks(ws: Workspace, path: str) -> list[Found]:
     not readable UTF-8 text: forget never touches what it cannot read)."""
     text, _ = ws.read(path)
     lines = [bare(line) for line in raw_lines(text or "")]
-    fenced = _fenced(lines)
+    fenced = fences.fenced(lines)
     found, i = [], 0
     while i < len(lines):
         entry = None if fenced[i] else entries.parse_line(lines[i])
@@ -80,7 +81,7 @@ def _blocks(ws: Workspace, path: str) -> list[Found]:
         indent = len(lines[i]) - len(lines[i].lstrip())
         end = i + 1
         while end < len(lines) and lines[end].strip() and len(lines[end]) - len(lines[end].lstrip()) > indent \
-                and entries.parse_line(lines[end]) is None:
+                and (fenced[end] or entries.parse_line(lines[end]) is None):
             end += 1
         found.append(Found(ws.rel(path), i + 1, end - i, "\n".join(lines[i:end]), entry))
         i = end

@@ -24,7 +24,7 @@ from datetime import date
 
 import xxhash
 
-from ..text import markdown
+from ..text import fences, markdown
 from ..base.errors import QmemError
 from ..base.fsutil import append_locked, rewrite_locked
 from . import entries
@@ -74,25 +74,6 @@ def candidate_files(ws: Workspace) -> list[str]:
     return found
 
 
-def _fenced(lines: list[str]) -> list[bool]:
-    """True for lines inside fenced code (tags there are examples, not entries)."""
-    inside, fence, mask = False, "", []
-    for line in lines:
-        stripped = line.lstrip()
-        if stripped.startswith(("```", "~~~")):
-            marker = stripped[:3]
-            if not inside:
-                inside, fence = True, marker
-                mask.append(True)
-                continue
-            if marker == fence:
-                inside = False
-                mask.append(True)
-                continue
-        mask.append(inside)
-    return mask
-
-
 def _expired(tag_text: str, today_int: int) -> tuple[bool, str, list[str]]:
     entry = entries.Entry("")
     for raw in markdown.bracket_tags(tag_text):
@@ -105,7 +86,7 @@ def _expired(tag_text: str, today_int: int) -> tuple[bool, str, list[str]]:
 def find_moves(ws: Workspace, path: str, lines: list[str], today: date, report: JanitorReport) -> list[Move]:
     rel = ws.rel(path)
     today_int = today.year * 10000 + today.month * 100 + today.day
-    fenced = _fenced(lines)
+    fenced = fences.fenced(lines)  # tags in code are examples, not entries
     taken = [False] * len(lines)
     moves: list[Move] = []
     heads = markdown.headings(lines, markdown.front_matter(lines)[1])

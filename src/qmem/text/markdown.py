@@ -13,15 +13,16 @@ from __future__ import annotations
 import re
 
 from ..base.conventions import HEADING_SEPARATOR, TYPE_NAMES
+from . import fences
 
 # An ATX heading line is `_HEADING_OPEN` then its text (see `heading_title`); the one-regex
 # form r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$" costs ~3 µs a line in `re`.
 _HEADING_OPEN = re.compile(r" {0,3}(#{1,6})(?=[ \t]|$)")
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-# A line that opens a heading (its #s) or a fence (its run of ` or ~), and the rest of it:
-# one regex scan of "\n" + text finds them all (a literal "\n" first is ~5× faster than
-# a MULTILINE "^"); `$` of `_HEADING_OPEN` on a line is `[\n]|\Z` here.
-_LINE_MARK = re.compile(r"\n {0,3}(?:(#{1,6})(?=[ \t\n]|\Z)|(`{3,}|~{3,}))([^\n]*)")
+# A line that opens a heading (its #s) or may be a fence line (its run of ` or ~), and the
+# rest of it: one regex scan of "\n" + text finds them all (a literal "\n" first is ~5×
+# faster than a MULTILINE "^"); `$` of `_HEADING_OPEN` on a line is `[\n]|\Z` here. What a
+# fence-like line means is `fences`' rule.
+_LINE_MARK = re.compile(r"\n {0,3}(?:(#{1,6})(?=[ \t\n]|\Z)|(" + fences.RUN + r"))([^\n]*)")
 _ENTRY_PREFIX = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+((?:\[[^\]\n]{1,40}\]\s*)+)")
 # The tag run opening each list entry, searched in "\n" + text: a literal "\n" first is ~2.5×
 # faster than a MULTILINE "^" (no match spans a line break after its first).
@@ -277,30 +278,36 @@ def _line_marks(lines: list[str], start: int) -> list[Mark]:
     found: list[Mark] = []
     for i in range(start, len(lines)):
         line = lines[i]
-        lead = line[:4]
-        fence = _FENCE.match(line) if ("`" in lead or "~" in lead) else None
-        heading = _HEADING_OPEN.match(line) if not fence and "#" in lead else None
+        fence = fences.split(line)
+        heading = _HEADING_OPEN.match(line) if not fence and "#" in line[:4] else None
         if fence:
-            found.append((i, i, None, fence.group(1), line[fence.end():]))
+            found.append((i, i, None, fence[0], fence[1]))
         elif heading:
             found.append((i, i, heading.group(1), None, line[heading.end():]))
     return found
 
 
-def _heading_marks(marks: list[Mark]) -> list[Mark]:
-    """The marks of headings, those in fenced code left out: a fence closes with a line of
-    only its character, at least as many of them as opened it."""
+def _heading_marks(marks: list[Mark], code: list[tuple[int, int]] | None = None) -> list[Mark]:
+    """The marks of headings, those in fenced code left out (`fences` says what is code).
+    With `code`, the (start, end) offsets of each fenced block are appended to it: from its
+    opening line to the line after its closing one, or None as the end of one never closed."""
     found: list[Mark] = []
     fence = ""
+    opened = 0
     for mark in marks:
         run = mark[3]
         if fence:
-            if run and run[0] == fence[0] and len(run) >= len(fence) and not (run + mark[4]).strip().strip(fence[0]):
+            if run and fences.closes(run, mark[4], fence):
                 fence = ""
+                if code is not None:
+                    code.append((opened, mark[1]))
         elif run:
-            fence = run
+            if fences.opens(run, mark[4]):
+                fence, opened = run, mark[0]
         else:
             found.append(mark)
+    if fence and code is not None:
+        code.append((opened, -1))
     return found
 
 
@@ -355,14 +362,15 @@ def parse(text: str, file_date: int = 0) -> list[Section]:
     text = normalized(text)
     meta, row, pos = _front_matter_of(text)
     doc_date = parse_date(meta.get("date", "")) or file_date
-    heads = _heading_marks(_marks(text, pos))
+    code: list[tuple[int, int]] = []
+    heads = _heading_marks(_marks(text, pos), code)
     titles = [heading_title(mark[4]) for mark in heads]
     slugs = anchors(titles)
 
     sections: list[Section] = []
     body, kept, breaks = _cut(text, pos, heads[0][0] if heads else len(text))
     if body:
-        _build(sections, 0, "", "", [], row, row, body, kept, doc_date)
+        _build(sections, 0, "", "", [], row, row, body, kept, doc_date, _prose(body, pos, code) if code else body)
     row += breaks  # the line of the first heading
 
     levels: list[int] = []
@@ -378,9 +386,27 @@ def parse(text: str, file_date: int = 0) -> list[Section]:
         body, kept, breaks = _cut(text, body_pos, heads[k + 1][0] if k < last else len(text))
         # A bare heading directly followed by a deeper one is a container, not a section.
         if body or k == last or len(heads[k + 1][2]) <= level:
-            _build(sections, level, title, slugs[k], path[:], row, row + 1, body, kept, doc_date)
+            _build(sections, level, title, slugs[k], path[:], row, row + 1, body, kept, doc_date,
+                   _prose(body, body_pos, code) if code else body)
         row += 1 + breaks
     return sections
+
+
+def _prose(body: str, start: int, code: list[tuple[int, int]]) -> str:
+    """`body` (which starts at offset `start` of the text) without its fenced code blocks,
+    whole lines cut out: what a section's entry tags are read from. A block lies inside one
+    section's body (a heading inside code is no heading), so only the blocks that start in
+    the body are cut."""
+    end = start + len(body)
+    cut = [(a - start, len(body) if b < 0 else min(b, end) - start) for a, b in code if start <= a < end]
+    if not cut:
+        return body
+    kept, at = [], 0
+    for a, b in cut:
+        kept.append(body[at:a])
+        at = b
+    kept.append(body[at:])
+    return "".join(kept)
 
 
 def normalized(text: str) -> str:
@@ -430,13 +456,15 @@ def _build(
     body: str,
     kept: int,
     doc_date: int,
+    prose: str,
 ) -> None:
     """Append to `out` the section of the heading `title` on line `start` (level 0, no
     title: the preamble), or several windows of it when it is long; its trimmed `body`
-    holds `kept` lines from line `body_start` on."""
+    holds `kept` lines from line `body_start` on, `prose` is the body less its fenced code
+    (the entry tags of code are examples, not entries)."""
     lead = heading_tag_run(title) if title[:1] == "[" else None
     date = (parse_date(title[:10]) if title[:1].isdigit() else 0) or doc_date
-    types, priority, expires = section_tags(lead, body)
+    types, priority, expires = section_tags(lead, prose)
     end = body_start + kept  # past the last body line
     if kept <= WINDOW_LINES and len(body) < WINDOW_CHARS:
         out.append(Section(level, title, anchor, path, start + 1, max(end, start + 1), body_start + 1,

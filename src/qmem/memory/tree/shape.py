@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import re
 
-from ...text import markdown
+from ...text import fences, markdown
 from ...text.analysis import estimate_tokens
 from . import domains as domains_mod
 from .. import secrets
@@ -96,13 +96,10 @@ def summary_line(text: str) -> str:
     and any line holding a secret. A list marker is dropped; a table row reads "cell · cell"."""
     lines = text.splitlines()
     start = markdown.front_matter(lines)[1]
-    fenced = False
+    code = fences.fenced(lines)
     for k in range(start, len(lines)):
         stripped = lines[k].strip()
-        if stripped.startswith(("```", "~~~")):
-            fenced = not fenced
-            continue
-        if fenced or not stripped or stripped.startswith("#") or _RULE.match(stripped):
+        if code[k] or not stripped or stripped.startswith("#") or _RULE.match(stripped):
             continue
         if secrets.has_secret(stripped):
             continue
