@@ -1,4 +1,11 @@
-"""Dates in a question → day ranges, relative to a given "now".
+"""Days as the index stores them (YYYYMMDD integers), and dates in a question → day ranges,
+relative to a given "now".
+
+`day_number`, `day_from_number` and `iso_from_number` are the one conversion between a
+`date`, the YYYYMMDD integer of the index's date and expiry fields, and `YYYY-MM-DD` text;
+every search formats its hits' dates with them, so this module imports nothing at load but
+`datetime` (which the engine's bindings import anyway): `re` is imported by the question
+parser below only when it runs.
 
 English: `2023-05-07`, `2023/05/07`, `May 7`, `7 May 2023`, `in May`, `today`, `yesterday`,
 `the day before yesterday`, `3 days ago`, `two weeks ago`, `a month ago`, `last Tuesday`,
@@ -7,14 +14,33 @@ Chinese: `2023年5月7日`, `5月2日`/`5月2号`, `五月`/`5月份`, `今天`,
 `两周前`, `一个月前`, `上周二`/`上个星期二`/`上礼拜二`, `这周五`, `周三`, `上周`, `这周`, `上个月`,
 `这个月`, `去年`, `今年`.
 
-A date without a year is the latest such day on or before "now". Imported only when a query
-holds a date-like word (see `search.maybe_dated`): nothing here runs on other searches.
+A date without a year is the latest such day on or before "now". The parser runs only when
+a query holds a date-like word (see `search.maybe_dated`); its patterns are compiled then.
 """
 
 from __future__ import annotations
 
-import re
 from datetime import date, timedelta
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up cost)
+if TYPE_CHECKING:
+    import re
+
+
+def day_number(day: date) -> int:
+    """A day as the index stores it: date(2026, 2, 28) → 20260228."""
+    return day.year * 10000 + day.month * 100 + day.day
+
+
+def day_from_number(number: int) -> date:
+    """20260228 → date(2026, 2, 28); ValueError when the number names no day."""
+    return date(number // 10000, number // 100 % 100, number % 100)
+
+
+def iso_from_number(number: int) -> str:
+    """20260228 → "2026-02-28" (the number is written as it is, never checked)."""
+    return f"{number // 10000:04d}-{number // 100 % 100:02d}-{number % 100:02d}"
+
 
 _MONTHS = {name: i + 1 for i, names in enumerate((
     "january jan", "february feb", "march mar", "april apr", "may", "june jun", "july jul",
@@ -67,6 +93,8 @@ _compiled: dict[str, re.Pattern[str]] = {}
 
 
 def _patterns(text: str) -> list[tuple[str, re.Pattern[str]]]:
+    import re
+
     lower = text.lower()
     out = []
     for kind, rx in _SOURCES:
@@ -84,7 +112,7 @@ class DateRange:
         self.low, self.high, self.text = low, high, text
 
     def ints(self) -> tuple[int, int]:
-        return _int(self.low), _int(self.high)
+        return day_number(self.low), day_number(self.high)
 
     def __repr__(self) -> str:
         return f"DateRange({self.low}..{self.high} from {self.text!r})"
@@ -92,10 +120,6 @@ class DateRange:
 
 def _is_cjk(ch: str) -> bool:
     return "\u3400" <= ch <= "\u9fff"
-
-
-def _int(day: date) -> int:
-    return day.year * 10000 + day.month * 100 + day.day
 
 
 def zh_number(text: str) -> int:
@@ -186,7 +210,7 @@ def _resolve(kind: str, groups: tuple, now: date) -> tuple[date, date] | None:
             return date(now.year - n, 1, 1), date(now.year - n, 12, 31)
         if kind in ("rel_day", "zh_rel_day"):
             back = {"the day before yesterday": 2, "yesterday": 1, "大前天": 3, "前天": 2, "昨天": 1, "昨晚": 1}
-            day = now - timedelta(days=back.get(re.sub(r"\s+", " ", g[0]), 0))
+            day = now - timedelta(days=back.get(" ".join(g[0].split()), 0))
             return day, day
         if kind == "weekday":
             target = _WEEKDAYS[g[1]]

@@ -9,6 +9,7 @@ import os
 
 from ..base.config import Config
 from ..base.conventions import is_archived
+from ..base.dates import iso_from_number
 from ..base.errors import UnsafePathError
 from ..base.fsutil import decode_text, read_inside
 from ..backends.tantivy.index import body_hash
@@ -108,7 +109,7 @@ def build_hit(cfg: Config, doc: dict, score: float, units: list[tuple[str, ...]]
         line_end=line_end,
         score=score,
         snippet=make_snippet(body, body_line, units, snippet_lines, weights) if snippet_lines > 0 else Snippet(body_line, [], []),
-        date=f"{day // 10000:04d}-{day // 100 % 100:02d}-{day % 100:02d}" if day else None,
+        date=iso_from_number(day) if day else None,
         types=doc.get("types", []),
         body=body,
         body_line=body_line,

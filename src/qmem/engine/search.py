@@ -17,6 +17,7 @@ from ..backends import open_searcher
 from ..backends.tantivy.index import open_reader, path_regex_problem, probe
 from ..base.layout import tantivy_dir
 from ..base.conventions import parse_type
+from ..base.dates import day_from_number, day_number
 from .hits import Files, Hit, build_hit  # noqa: F401 - re-exported: callers import them from search
 from ..text.snippets import Snippet
 
@@ -84,7 +85,7 @@ def parse_day(value: str, today: date | None = None) -> int:
             day = date.fromisoformat(v)
     except (ValueError, OverflowError):
         raise BadInputError(f"bad date {value!r}: use YYYY-MM-DD, today, yesterday or Nd (days ago)") from None
-    return day.year * 10000 + day.month * 100 + day.day
+    return day_number(day)
 
 
 def path_filter_regex(glob: str) -> str:
@@ -274,7 +275,7 @@ def _run(cfg: Config, form: query_mod.QueryForm, options: SearchOptions, reader:
     if options.budget:
         pool = max(pool, BUDGET_POOL)
     docs, weights = _ranked(cfg, form, pool, reader)
-    now = _int_day(today(options)) if priors else 0
+    now = day_number(today(options)) if priors else 0
     # a named day's section also earns half the weight of the query's best unit, so the day
     # shows up even when its words differ from the question's (the same for every hit)
     date_bonus = DATE_BONUS * max(weights, default=0.0) if form.date_priors else 0.0
@@ -314,22 +315,13 @@ def _run(cfg: Config, form: query_mod.QueryForm, options: SearchOptions, reader:
     return hits[:options.limit]
 
 
-def _int_day(day: date) -> int:
-    return day.year * 10000 + day.month * 100 + day.day
-
-
 def _recency(day: int, now: int, half_life: float) -> float:
     """A dated section loses up to half its score with age (half-life in days); an undated
     (evergreen) section such as MEMORY.md or a topic file is never demoted."""
     if not day or half_life <= 0:
         return 1.0
-    from datetime import date
-
-    def as_date(value: int) -> date:
-        return date(value // 10000, value // 100 % 100, value % 100)
-
     try:
-        age = max(0, (as_date(now) - as_date(day)).days)
+        age = max(0, (day_from_number(now) - day_from_number(day)).days)
     except ValueError:
         return 1.0
     return 0.5 + 0.5 * 0.5 ** (age / half_life)

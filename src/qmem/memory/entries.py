@@ -13,6 +13,7 @@ from ..text.analysis import is_cjk
 from ..base.errors import BadInputError
 from ..text.markdown import tag_meaning
 from ..base.conventions import parse_type as type_of
+from ..base.dates import iso_from_number
 
 PRIORITY_DAYS = {"P1": 90, "P2": 30}
 _ENTRY = re.compile(r"^(?P<indent>\s*)[-*+]\s+(?P<tags>(?:\[[^\]\n]{1,40}\]\s*)*)(?P<rest>.*)$")
@@ -71,7 +72,7 @@ def apply_tag(entry: Entry, tag: str) -> None:
     if priority >= 0:
         entry.priority = f"P{priority}"
     if expiry:
-        entry.expires = f"{expiry // 10000:04d}-{expiry // 100 % 100:02d}-{expiry % 100:02d}"
+        entry.expires = iso_from_number(expiry)
     if problem:
         entry.problems.append(problem)
 

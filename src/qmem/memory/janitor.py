@@ -74,18 +74,19 @@ def candidate_files(ws: Workspace) -> list[str]:
     return found
 
 
-def _expired(tag_text: str, today_int: int) -> tuple[bool, str, list[str]]:
+def _expired(tag_text: str, today: str) -> tuple[bool, str, list[str]]:
+    """(expired before `today` (YYYY-MM-DD), the expiry date, problems of the tags)."""
     entry = entries.Entry("")
     for raw in markdown.bracket_tags(tag_text):
         entries.apply_tag(entry, raw)
     expired = entry.priority in ("P1", "P2") and bool(entry.expires) and \
-        int(entry.expires.replace("-", "")) < today_int
+        entry.expires < today
     return expired, entry.expires, entry.problems
 
 
 def find_moves(ws: Workspace, path: str, lines: list[str], today: date, report: JanitorReport) -> list[Move]:
     rel = ws.rel(path)
-    today_int = today.year * 10000 + today.month * 100 + today.day
+    today_iso = today.isoformat()
     fenced = fences.fenced(lines)  # tags in code are examples, not entries
     taken = [False] * len(lines)
     moves: list[Move] = []
@@ -94,7 +95,7 @@ def find_moves(ws: Workspace, path: str, lines: list[str], today: date, report: 
         lead = markdown.heading_tag_run(head.title)
         if not lead:
             continue
-        expired, expires, problems = _expired(lead, today_int)
+        expired, expires, problems = _expired(lead, today_iso)
         report.problems.extend(f"{rel}:{head.line + 1}: {p}" for p in problems)
         if not expired or taken[head.line]:
             continue
@@ -108,7 +109,7 @@ def find_moves(ws: Workspace, path: str, lines: list[str], today: date, report: 
         run = markdown.entry_tag_run(line)
         if not run:
             continue
-        expired, expires, problems = _expired(run, today_int)
+        expired, expires, problems = _expired(run, today_iso)
         report.problems.extend(f"{rel}:{i + 1}: {p}" for p in problems)
         if not expired:
             continue

@@ -89,15 +89,15 @@ def parse_date(text: str) -> int:
     """The first valid YYYY-MM-DD in `text` as YYYYMMDD, or 0."""
     if "-" not in text:
         return 0
-    from datetime import date as _date
+    from ..base.dates import day_from_number
 
     for match in _ISO_DATE.finditer(text):
-        y, m, d = (int(g) for g in match.groups())
+        number = int(match.group(1) + match.group(2) + match.group(3))
         try:
-            _date(y, m, d)
+            day_from_number(number)  # a day that exists
         except ValueError:
             continue
-        return y * 10000 + m * 100 + d
+        return number
     return 0
 
 
