@@ -57,9 +57,25 @@ class CollectionStatus:
         "last_refresh", "stale", "new", "changed", "deleted", "index_bytes_est",
     )
 
-    def __init__(self, **fields: object) -> None:
-        for name in self.__slots__:
-            setattr(self, name, fields[name])
+    def __init__(self, *, name: str, root: str, patterns: list[str], exclude: list[str], description: str,
+                 root_exists: bool, files: int, sections: int, last_refresh: str | None, stale: int | None,
+                 new: int | None, changed: int | None, deleted: int | None, index_bytes_est: int | None) -> None:
+        """Keyword parameters, not `**fields`: a misspelt name is a TypeError. The stale
+        counts and the size share are None when the disk was not scanned (`overview`)."""
+        self.name = name
+        self.root = root
+        self.patterns = patterns
+        self.exclude = exclude
+        self.description = description
+        self.root_exists = root_exists
+        self.files = files
+        self.sections = sections
+        self.last_refresh = last_refresh  # ISO time, None before the first refresh
+        self.stale = stale
+        self.new = new
+        self.changed = changed
+        self.deleted = deleted
+        self.index_bytes_est = index_bytes_est
 
     def to_dict(self) -> dict[str, object]:
         return {name: getattr(self, name) for name in self.__slots__}

@@ -17,14 +17,35 @@ from ..text.snippets import Snippet, make_snippet
 
 
 class Hit:
+    """One ranked section. Keyword parameters, not `**fields`: a misspelt name is a TypeError,
+    not a silent None (a dataclass would do the same, but importing `dataclasses` brings
+    `inspect`, `re` and `enum` into every search)."""
+
     __slots__ = (
         "collection", "path", "abs_path", "anchor", "heading", "line_start", "line_end",
         "score", "snippet", "date", "types", "body", "body_line", "stale", "ranks", "explain",
     )
 
-    def __init__(self, **fields: object) -> None:
-        for name in self.__slots__:
-            setattr(self, name, fields.get(name))  # ranks: only hybrid search sets them
+    def __init__(self, *, collection: str, path: str, abs_path: str, anchor: str, heading: str, line_start: int,
+                 line_end: int, score: float, snippet: Snippet, date: str | None = None,
+                 types: list[str] | None = None, body: str = "", body_line: int = 0, stale: bool = False,
+                 ranks: dict[str, int | None] | None = None, explain: dict[str, object] | None = None) -> None:
+        self.collection = collection
+        self.path = path  # relative to the collection root
+        self.abs_path = abs_path
+        self.anchor = anchor
+        self.heading = heading
+        self.line_start = line_start
+        self.line_end = line_end
+        self.score = score
+        self.snippet = snippet
+        self.date = date  # YYYY-MM-DD or None
+        self.types = types if types is not None else []
+        self.body = body
+        self.body_line = body_line
+        self.stale = stale  # the file changed since the last refresh: the section as it is now
+        self.ranks = ranks  # only hybrid search sets them
+        self.explain = explain  # only --explain sets it
 
     @property
     def shown_lines(self) -> tuple[int, int]:

@@ -124,9 +124,9 @@ def today(options: SearchOptions) -> date:
 def build_form(text: str, options: SearchOptions) -> query_mod.QueryForm:
     priors: list[tuple[int, int]] = []
     if text and maybe_dated(text):
-        from ..base import dates
+        from ..text import when
 
-        ranges, rest = dates.find(text, today(options))
+        ranges, rest = when.find(text, today(options))
         if ranges:
             priors = [r.ints() for r in ranges]
             text = rest if rest.strip() else text
@@ -138,10 +138,10 @@ def build_form(text: str, options: SearchOptions) -> query_mod.QueryForm:
     form.since = parse_day(options.since, now) if options.since else 0
     form.until = parse_day(options.until, now) if options.until else 0
     if options.when:
-        from ..base import dates
+        from ..text import when
 
         try:
-            low, high = dates.parse_when(options.when, now)  # type: ignore[arg-type]
+            low, high = when.parse_when(options.when, now)  # type: ignore[arg-type]
         except ValueError:
             raise BadInputError(f"--when {options.when!r}: no date found (try 'last week', 'yesterday', "
                                 "'2026-05-02', '5月2日', '上周')") from None
