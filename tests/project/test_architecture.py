@@ -109,3 +109,34 @@ def test_library_never_prints():
                     isinstance(node.value, ast.Name) and node.value.id == "sys":
                 offenders.append(f"{name}:{node.lineno}")
     assert offenders == []
+
+
+def import_cycles() -> list[list[str]]:
+    """Cycles among qmem's modules, every import counted (lazy ones too; a package's
+    `__init__` is its own node)."""
+    graph = {}
+    for path in SRC.rglob("*.py"):
+        name = module_name(path)
+        graph[name] = {t for t in imports(path, name) if t != name}
+    cycles, done, stack = [], set(), []
+
+    def visit(node: str) -> None:
+        if node in stack:
+            cycles.append(stack[stack.index(node):] + [node])
+            return
+        if node in done or node not in graph:
+            return
+        stack.append(node)
+        for target in sorted(graph[node]):
+            visit(target)
+        stack.pop()
+        done.add(node)
+
+    for node in sorted(graph):
+        visit(node)
+    return cycles
+
+
+def test_no_import_cycle_anywhere():
+    """Not even between two modules of one face (cli/app.py ↔ cli/completion.py was one)."""
+    assert import_cycles() == []

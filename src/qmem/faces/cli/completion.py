@@ -120,17 +120,17 @@ def fish(spec: dict[str, dict[str, object]]) -> str:
 
 
 def completion_cmd(
+    ctx: typer.Context,
     shell: Annotated[str, typer.Argument(metavar="SHELL", help="bash, zsh or fish.")],
     as_json: JsonOpt = False,
 ) -> None:
     """Print a shell completion script (commands, options, collection names from the config)."""
     def action() -> None:
         from ...base.errors import BadInputError
-        from .app import command
 
         if shell not in SHELLS:
             raise BadInputError(f"unknown shell {shell!r}: use bash, zsh or fish")
-        spec = tree_spec(command())
+        spec = tree_spec(ctx.find_root().command)  # the command tree this run was given (app.command())
         if as_json:
             emit(json.dumps(spec, ensure_ascii=False, indent=2))
             return
