@@ -1,10 +1,11 @@
-"""The OpenSearch backend's request flows against osmem-server, an in-memory
-OpenSearch-compatible server from PyPI (its pytest plugin gives each test a fresh clone).
+"""The OpenSearch backend's request flows: on the real cluster named by QMEM_OPENSEARCH_URL
+(scripts/test-cluster starts one), else on osmem-server, an in-memory OpenSearch-compatible
+server from PyPI (see conftest.py). A test that needs a fault the test server injects more
+cheaply (a killed server process, scripted bulk answers) says so and uses it directly.
 
-What the fake cannot show is tested elsewhere: the analyzer and BM25 against Lucene itself
-(test_opensearch_parity.py), multi-shard routing on a real cluster (test_opensearch_live.py,
-when QMEM_OPENSEARCH_URL is set). osmem's `pattern` tokenizer speaks Go's RE2, which spells
-a script `\\p{Han}` where Java says `\\p{IsHan}`; the fixture rewrites only that spelling.
+What osmem-server gets wrong (old Porter stemming at index time, no routing, index-wide
+statistics, no refresh lag, no 429, any credentials) is shown on the real engine by
+test_opensearch_live.py.
 """
 
 from __future__ import annotations
@@ -26,23 +27,12 @@ from qmem.engine.sync import read_sections
 
 from ..conftest import SAMPLE
 
-pytest.importorskip("osmem_server")
 pytest.importorskip("opensearchpy")
 
 
-@pytest.fixture(autouse=True)
-def re2_pattern(monkeypatch):
-    monkeypatch.setattr(osm, "TOKEN_PATTERN", osm.TOKEN_PATTERN.replace(r"\p{Is", r"\p{"))
-
-
-def backend_for(url: str, **kw) -> osb.OpenSearchBackend:
-    settings = osb.Settings(url=url, shards=2, replicas=0, refresh=True, retries=kw.pop("retries", 2), **kw)
-    return osb.OpenSearchBackend(settings, sleep=lambda _s: None)
-
-
 @pytest.fixture
-def backend(osmem_clone) -> osb.OpenSearchBackend:
-    return backend_for(osmem_clone.url)
+def backend(cluster) -> osb.OpenSearchBackend:
+    return cluster.backend()
 
 
 def push(backend: osb.OpenSearchBackend, scope: str, collection: str, root: Path) -> dict[str, int]:
@@ -90,26 +80,27 @@ def ws(tmp_path: Path) -> Path:
     return dest
 
 
-def test_template_indices_and_strict_mappings(backend):
+def test_template_indices_and_strict_mappings(cluster, backend):
     backend.ensure_indices()
     client = backend.client
-    template = client.indices.get_index_template(name="qmem")["index_templates"][0]["index_template"]
-    assert template["index_patterns"] == ["qmem"]
-    mapping = client.indices.get_mapping(index="qmem")["qmem"]["mappings"]
+    name = cluster.index
+    template = client.indices.get_index_template(name=name)["index_templates"][0]["index_template"]
+    assert template["index_patterns"] == [name]
+    mapping = client.indices.get_mapping(index=name)[name]["mappings"]
     assert mapping["dynamic"] == "strict" and mapping["_meta"] == {"qmem_schema": osb.SCHEMA_VERSION}
     assert mapping["properties"]["scope"] == {"type": "keyword"}
-    tokens = client.indices.analyze(index="qmem", body={"analyzer": osb.ANALYZER, "text": "Running 私钥 ひらがな"})
+    tokens = client.indices.analyze(index=name, body={"analyzer": osb.ANALYZER, "text": "Running 私钥 ひらがな"})
     assert [t["token"] for t in tokens["tokens"]] == ["run", "私", "钥", "ひ", "ら", "が", "な"]
     with pytest.raises(Exception, match="strict"):  # an unknown field is refused, not mapped
-        client.index(index="qmem", body={"scope": "shared", "surprise": 1})
-    backend_for(backend.settings.url).ensure_indices()  # a second machine: idempotent
+        client.index(index=name, body={"scope": "shared", "surprise": 1})
+    cluster.backend().ensure_indices()  # a second machine: idempotent
 
 
-def test_another_schema_version_is_refused_in_one_line(backend, monkeypatch):
+def test_another_schema_version_is_refused_in_one_line(cluster, backend, monkeypatch):
     backend.ensure_indices()
     monkeypatch.setattr(osm, "SCHEMA_VERSION", osm.SCHEMA_VERSION + 1)
     with pytest.raises(BackendError, match="qmem schema 1, this qmem writes 2"):
-        backend_for(backend.settings.url).ensure_indices()
+        cluster.backend().ensure_indices()
 
 
 def test_refresh_is_incremental_and_leaves_no_orphans(backend, ws):
@@ -207,13 +198,14 @@ class Proxy:
     """A loopback TCP relay that can go down (refusing and cutting connections) and come back."""
 
     def __init__(self, upstream: str) -> None:
-        host, port = upstream.rsplit("//", 1)[1].rsplit(":", 1)
+        scheme, rest = upstream.split("://", 1)
+        host, port = rest.rsplit(":", 1)
         self.upstream = (host, int(port))
         self.server = socket.socket()
         self.server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.server.bind(("127.0.0.1", 0))
         self.server.listen(64)
-        self.url = f"http://127.0.0.1:{self.server.getsockname()[1]}"
+        self.url = f"{scheme}://127.0.0.1:{self.server.getsockname()[1]}"  # TLS passes through
         self.up = True
         self.open: list[socket.socket] = []
         threading.Thread(target=self._accept, daemon=True).start()
@@ -260,14 +252,14 @@ class Proxy:
         self.server.close()
 
 
-def test_outage_mid_refresh_loses_nothing_and_the_next_refresh_converges(osmem_clone, ws, monkeypatch):
+def test_outage_mid_refresh_loses_nothing_and_the_next_refresh_converges(cluster, ws, monkeypatch):
     monkeypatch.setattr(osb, "BULK_ACTIONS", 3)  # several bulk requests per refresh
     for n in range(12):
         (ws / "memory" / f"topic-{n}.md").write_text(f"# Topic {n}\n\nokapi {n}\n\n## More\n\nokapi more {n}\n",
                                                       encoding="utf-8")
-    proxy = Proxy(osmem_clone.url)
+    proxy = Proxy(cluster.url)
     try:
-        backend = backend_for(proxy.url)
+        backend = cluster.backend(proxy.url)
         push(backend, "agent:alice", "main", ws)  # a first, complete refresh
         for n in range(12):  # every topic file changes: one section fewer, new words
             (ws / "memory" / f"topic-{n}.md").write_text(f"# Topic {n}\n\nquokka {n}\n", encoding="utf-8")
@@ -286,7 +278,7 @@ def test_outage_mid_refresh_loses_nothing_and_the_next_refresh_converges(osmem_c
         assert failure.value.exit_code == EXIT_UNAVAILABLE
         assert "\n" not in str(failure.value)
         proxy.up = True
-        again = backend_for(proxy.url)
+        again = cluster.backend(proxy.url)
         # Hashes were not written for what did not finish: all twelve are redone.
         assert sum(1 for rel, f in again.stored_hashes("agent:alice", "main").items()
                    if rel.startswith("memory/topic-") and f.sections == 2) == 12
@@ -299,12 +291,16 @@ def test_outage_mid_refresh_loses_nothing_and_the_next_refresh_converges(osmem_c
         proxy.close()
 
 
-def test_a_killed_server_is_a_clear_error_with_its_own_exit_code(ws):
-    from osmem_server import OsmemServer
+def test_a_killed_server_is_a_clear_error_with_its_own_exit_code(ws, monkeypatch):
+    """On osmem-server: its process is killed here (node loss on the real cluster is a live test)."""
+    osmem_server = pytest.importorskip("osmem_server")
+    OsmemServer = osmem_server.OsmemServer
+    monkeypatch.setattr(osm, "TOKEN_PATTERN", osm.TOKEN_PATTERN.replace(r"\p{Is", r"\p{"))
 
     server = OsmemServer.start(japanese=False)
     try:
-        backend = backend_for(server.url, retries=1)
+        backend = osb.OpenSearchBackend(osb.Settings(url=server.url, shards=2, replicas=0, retries=1),
+                                        sleep=lambda _s: None)
         push(backend, "shared", "main", ws)
         server.process.kill()
         server.process.wait()
@@ -381,7 +377,7 @@ def test_credentials_come_from_the_environment(monkeypatch):
         osb.make_client(osb.Settings(auth="api_key", api_key_env="MY_KEY"))
 
 
-def test_the_cli_indexes_and_searches_through_the_cluster(osmem_clone, ws, tmp_path, cli, monkeypatch):
+def test_the_cli_indexes_and_searches_through_the_cluster(cluster, ws, tmp_path, cli, monkeypatch):
     """`qmem collection create`, `index` and `search` with `[backend] kind = "opensearch"`:
     nothing local is built, the cluster holds the sections and the hashes, and a cluster
     outage is one line with exit 69."""
@@ -392,8 +388,7 @@ def test_the_cli_indexes_and_searches_through_the_cluster(osmem_clone, ws, tmp_p
 
     config_file = Path(os.environ["QMEM_CONFIG"])
     config_file.parent.mkdir(parents=True, exist_ok=True)
-    config_file.write_text(f'[backend]\nkind = "opensearch"\nurl = "{osmem_clone.url}"\nretries = 1\n'
-                           '[scopes]\nown = "agent:alice"\n', encoding="utf-8")
+    config_file.write_text(cluster.backend_toml(retries=1) + '[scopes]\nown = "agent:alice"\n', encoding="utf-8")
     monkeypatch.setattr(osb.OpenSearchBackend, "_pause", lambda self, attempt: None)
     assert cli("collection", "create", "main", str(ws)).code == 0
     found = cli("search", "私钥被盗", "--json")
@@ -405,15 +400,14 @@ def test_the_cli_indexes_and_searches_through_the_cluster(osmem_clone, ws, tmp_p
 
     cfg = config.load()
     assert not os.path.exists(tantivy_dir(cfg.data_dir))  # nothing local was built
-    backend = backend_for(osmem_clone.url)
+    backend = cluster.backend()
     assert backend.stored_hashes("agent:alice", "main") == expected_state(ws)
     (ws / "memory" / "new.md").write_text("# New\n\nnarwhal facts\n", encoding="utf-8")
     assert cli("index").code == 0
     assert json.loads(cli("search", "narwhal", "--json").out)
     assert backend.stored_hashes("agent:alice", "main") == expected_state(ws)
-    config_file.write_text(f'[backend]\nkind = "opensearch"\nurl = "http://127.0.0.1:9"\nretries = 1\n'
-                           '[scopes]\nown = "agent:alice"\n[collections.main]\npath = "' + str(ws) + '"\n',
-                           encoding="utf-8")
+    config_file.write_text(cluster.backend_toml("http://127.0.0.1:9", retries=1) + '[scopes]\nown = "agent:alice"\n'
+                           '[collections.main]\npath = "' + str(ws) + '"\n', encoding="utf-8")
     (ws / "memory" / "new.md").write_text("# New\n\nnarwhal facts, edited\n", encoding="utf-8")
     down = cli("index")
     assert down.code == EXIT_UNAVAILABLE, down

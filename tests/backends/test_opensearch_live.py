@@ -1,18 +1,18 @@
 """Against a real OpenSearch cluster: runs only when QMEM_OPENSEARCH_URL is set, e.g.
 
-    QMEM_OPENSEARCH_URL=http://localhost:9200 pytest tests/backends/test_opensearch_live.py
+    scripts/test-cluster start --nodes 3          # prints the URL as its last line
+    QMEM_OPENSEARCH_URL=http://127.0.0.1:19201 python -m pytest tests -k live
 
-(the README's docker compose file starts a 3-node cluster there). Credentials, when the
-cluster wants them, come from QMEM_OPENSEARCH_USER + QMEM_OPENSEARCH_PASSWORD or
-QMEM_OPENSEARCH_API_KEY; QMEM_OPENSEARCH_INSECURE=1 skips TLS verification (self-signed
-demo certificates). Each run works in indices of its own and deletes them at the end.
+Credentials, when the cluster wants them, come from QMEM_OPENSEARCH_USER and
+QMEM_OPENSEARCH_PASSWORD, its CA from QMEM_OPENSEARCH_CA (`source <cluster>/cluster.env`
+sets all of them for a `--security` test cluster). Each test works in indices of its own
+and deletes them at the end (conftest.py).
 """
 
 from __future__ import annotations
 
 import os
 import shutil
-import uuid
 from pathlib import Path
 
 import pytest
@@ -28,20 +28,11 @@ pytestmark = pytest.mark.skipif(not URL, reason="no live cluster: set QMEM_OPENS
 
 
 @pytest.fixture
-def live():
-    auth = "none"
-    if os.environ.get("QMEM_OPENSEARCH_API_KEY"):
-        auth = "api_key"
-    elif os.environ.get("QMEM_OPENSEARCH_PASSWORD"):
-        auth = "basic"
-    settings = osb.Settings(url=URL, index=f"qmem-test-{uuid.uuid4().hex[:8]}", auth=auth,
-                            username=os.environ.get("QMEM_OPENSEARCH_USER", "admin"),
-                            verify_tls=os.environ.get("QMEM_OPENSEARCH_INSECURE") != "1",
-                            shards=3, replicas=0, refresh=True, retries=2)
-    backend = osb.OpenSearchBackend(settings)
-    yield backend
-    backend.client.indices.delete(index=f"{settings.index},{settings.files_index}", ignore_unavailable=True)
-    backend.client.indices.delete_index_template(name=settings.index, ignore=[404])
+def live(cluster):
+    """A backend on the real cluster: 3 shards, and a replica when there are nodes to hold it."""
+    probe = cluster.backend()
+    nodes = probe.client.cluster.health()["number_of_data_nodes"]
+    return cluster.backend(shards=3, replicas=1 if nodes > 1 else 0)
 
 
 def test_live_analyzer_matches_qmem(live):

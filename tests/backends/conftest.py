@@ -1,0 +1,75 @@
+"""Where the OpenSearch tests send their requests.
+
+With QMEM_OPENSEARCH_URL set (scripts/test-cluster prints one; `source <cluster>/cluster.env`
+also sets the CA and the admin's credentials of a --security cluster) the flow tests run on
+that real cluster, each in indices of its own, deleted at the end. Without it they run on a
+fresh clone of osmem-server, an in-memory OpenSearch-compatible server (whose `pattern`
+tokenizer speaks RE2: the fixture rewrites Java's `\\p{IsHan}` spelling for it only).
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+
+import pytest
+
+LIVE_URL = os.environ.get("QMEM_OPENSEARCH_URL")
+
+
+class Cluster:
+    """One test's cluster: its URL, credentials, and the index names the test owns."""
+
+    def __init__(self, url: str, real: bool, index: str) -> None:
+        self.url = url
+        self.real = real
+        self.index = index
+        self.user = os.environ.get("QMEM_OPENSEARCH_USER", "admin") if real else ""
+        self.password_set = real and bool(os.environ.get("QMEM_OPENSEARCH_PASSWORD"))
+        self.ca = os.environ.get("QMEM_OPENSEARCH_CA", "") if real else ""
+
+    def settings(self, url: str | None = None, **kw):  # noqa: ANN003, ANN201 - osb.Settings
+        from qmem.backends.opensearch import backend as osb
+
+        base = {"url": url or self.url, "index": self.index, "shards": 2, "replicas": 0, "refresh": True,
+                "retries": 2, "ca_certs": self.ca}
+        if self.password_set:
+            base.update(auth="basic", username=self.user)
+        base.update(kw)
+        return osb.Settings(**base)
+
+    def backend(self, url: str | None = None, **kw):  # noqa: ANN003, ANN201 - osb.OpenSearchBackend
+        from qmem.backends.opensearch import backend as osb
+
+        return osb.OpenSearchBackend(self.settings(url, **kw), sleep=lambda _s: None)
+
+    def backend_toml(self, url: str | None = None, **extra: object) -> str:
+        """The config's [backend] table for this cluster (secrets stay in the environment)."""
+        lines = ['[backend]', 'kind = "opensearch"', f'url = "{url or self.url}"', f'index = "{self.index}"']
+        if self.password_set:
+            lines += ['auth = "basic"', f'username = "{self.user}"']
+        if self.ca:
+            lines.append(f'ca_certs = "{self.ca}"')
+        lines += [f"{k} = {v!r}".replace("'", '"') for k, v in extra.items()]
+        return "\n".join(lines) + "\n"
+
+    def drop(self) -> None:
+        client = self.backend().client
+        client.indices.delete(index=f"{self.index}*", ignore_unavailable=True, expand_wildcards="all")
+        client.indices.delete_index_template(name=f"{self.index}*", ignore=[404])
+
+
+@pytest.fixture
+def cluster(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch):
+    """The real cluster when QMEM_OPENSEARCH_URL is set, else a fresh osmem-server clone."""
+    if LIVE_URL:
+        target = Cluster(LIVE_URL, True, f"qmem-t-{uuid.uuid4().hex[:10]}")
+        yield target
+        target.drop()
+        return
+    pytest.importorskip("osmem_server")
+    from qmem.backends.opensearch import mapping as osm
+
+    monkeypatch.setattr(osm, "TOKEN_PATTERN", osm.TOKEN_PATTERN.replace(r"\p{Is", r"\p{"))
+    clone = request.getfixturevalue("osmem_clone")
+    yield Cluster(clone.url, False, "qmem")
