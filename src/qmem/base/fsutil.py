@@ -122,13 +122,14 @@ def lock_held(path: str) -> bool:
         os.close(fd)
 
 
-def _open_locked(path: str, flags: int, timeout: float) -> int:
+def _open_locked(path: str, flags: int, timeout: float, create: bool = True) -> int:
     """Open `path` and take its exclusive flock, making sure the locked file is still the one
     at `path` (a concurrent `rewrite_locked` may have renamed a new file over it)."""
-    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    if create:
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     deadline = time.monotonic() + timeout
     while True:
-        fd = os.open(path, flags | os.O_CREAT, 0o644)
+        fd = os.open(path, flags | (os.O_CREAT if create else 0), 0o644)
         while True:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -185,6 +186,29 @@ def rewrite_locked(path: str, change: object, timeout: float = 10.0) -> bool:
     finally:
         fcntl.flock(fd, fcntl.LOCK_UN)
         os.close(fd)
+
+
+class WriterLock:
+    """The lock `append_locked` and `rewrite_locked` take on `path`, held for a whole
+    read-decide-write (the tree's reindex, migrate and rollback rewrite MEMORY.md from what
+    they read). Replacing `path` while holding it is safe: a waiting writer sees the new file.
+    Raises TimeoutError(path) when another writer holds it for `timeout` seconds, and
+    FileNotFoundError when there is no such file (it is never created)."""
+
+    def __init__(self, path: str, timeout: float = 10.0) -> None:
+        self.path = path
+        self.timeout = timeout
+        self._fd: int | None = None
+
+    def __enter__(self) -> WriterLock:
+        self._fd = _open_locked(self.path, os.O_RDONLY, self.timeout, create=False)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._fd is not None:
+            fcntl.flock(self._fd, fcntl.LOCK_UN)
+            os.close(self._fd)
+            self._fd = None
 
 
 def is_inside(root: str, path: str) -> bool:

@@ -6,16 +6,18 @@ did not write. The tree commands (`tree.py`, `tree_rollback.py`) decide; this mo
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
 import stat
 import time
+from collections.abc import Iterator
 
 import xxhash
 
 from ...base.errors import QmemError
-from ...base.fsutil import atomic_write
+from ...base.fsutil import WriterLock, atomic_write
 from ..workspace import Workspace
 
 MANIFEST = ".qmem-tree.json"
@@ -164,6 +166,35 @@ def remove_empty_dirs(top: str) -> None:
             os.rmdir(folder)
         except OSError:
             pass
+
+
+# -- the writers' lock -------------------------------------------------------------------------
+
+LOCK_TIMEOUT = 10.0
+
+
+@contextlib.contextmanager
+def writers_lock(ws: Workspace, *paths: str, timeout: float | None = None) -> Iterator[None]:
+    """Hold the lock every other writer takes on MEMORY.md (remember --replace, forget, janitor,
+    distill) and on each of `paths` (leaves a rollback removes), for a whole read-decide-write:
+    a tree command that read MEMORY.md before a concurrent correction and wrote after it would
+    silently undo the correction. `timeout` seconds per lock (LOCK_TIMEOUT), then a TreeError."""
+    timeout = LOCK_TIMEOUT if timeout is None else timeout
+    with contextlib.ExitStack() as stack:
+        for path in (ws.memory_md, *paths):
+            try:
+                if path == ws.memory_md and not stat.S_ISREG(os.stat(path).st_mode):
+                    raise TreeError("MEMORY.md is not a regular file; tree commands work only on one")
+                if path != ws.memory_md and not stat.S_ISREG(os.lstat(path).st_mode):
+                    continue  # a link or a FIFO is never opened (rollback moves it, never reads it)
+                stack.enter_context(WriterLock(path, timeout))
+            except FileNotFoundError:
+                if path == ws.memory_md:
+                    ws.require_memory()  # the one-line "no MEMORY.md" error
+            except TimeoutError:
+                raise TreeError(f"{ws.rel(path)} is locked by another writer (waited {timeout:g} s); "
+                                f"try again when it is done") from None
+        yield
 
 
 # -- opening the tree --------------------------------------------------------------------------

@@ -25,6 +25,7 @@ This module holds the commands that build and measure the tree (migrate, reindex
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import time
@@ -36,7 +37,7 @@ from ...base.fsutil import atomic_write
 from .files import (  # noqa: F401 - re-exported: callers and tests reach them as tree.<name>
     MANIFEST, TreeError, TreeResult, backup_original, check_folders, digest, file_digest, file_text, files_under,
     load_manifest, manifest_path, open_tree, prune_backups, read_bytes, read_tree, recover, rescue_file, stage,
-    staging_path, switch,
+    staging_path, switch, writers_lock,
 )
 from .rollback import cut_root, reassemble, reassembly_order, rollback, user_digest  # noqa: F401
 from .shape import (  # noqa: F401 - the tree's shape, re-exported for callers of this module
@@ -87,8 +88,15 @@ def migrate(
     explain: bool = False,
 ) -> TreeResult:
     """Restructure MEMORY.md into the tree (see the module docstring). With `explain`, the
-    result lists every section with its domain and the cues that chose it."""
-    tree_config = tree_config or {}
+    result lists every section with its domain and the cues that chose it. Under the writers'
+    lock (a dry run writes nothing and takes none)."""
+    with contextlib.nullcontext() if dry_run else writers_lock(ws):
+        return _migrate(ws, tree_config or {}, dry_run=dry_run, force=force, min_tokens=min_tokens,
+                        root_budget=root_budget, config_file=config_file, day=day, explain=explain)
+
+
+def _migrate(ws: Workspace, tree_config: dict[str, object], *, dry_run: bool, force: bool, min_tokens: int,
+             root_budget: int | None, config_file: str, day: str | None, explain: bool) -> TreeResult:
     result = TreeResult("migrate", ws.root)
     result.dry_run = dry_run
     original = ws.require_memory()
@@ -226,7 +234,14 @@ def reindex(ws: Workspace, *, root_budget: int | None = None, day: str | None = 
     pinned core, maybe edited since) is kept verbatim. Text added to the root's domain list
     or after it is kept too: each `##` section becomes a new leaf, classified as migrate
     would, and any other line joins the root's core; `moved` says where each went. An
-    `_index.md` edited by hand is kept in a rescue folder before it is rewritten."""
+    `_index.md` edited by hand is kept in a rescue folder before it is rewritten. Under the
+    writers' lock: MEMORY.md is read and rewritten with no other writer in between."""
+    with writers_lock(ws):
+        return _reindex(ws, root_budget=root_budget, day=day, tree_config=tree_config, config_file=config_file)
+
+
+def _reindex(ws: Workspace, *, root_budget: int | None, day: str | None, tree_config: dict[str, object] | None,
+             config_file: str) -> TreeResult:
     result = TreeResult("reindex", ws.root)
     current, manifest = open_tree(ws, "no tree here yet: run qmem tree migrate first")
     ws.check_write(ws.memory_md)

@@ -13,7 +13,7 @@ from ...text.analysis import estimate_tokens
 from ...base.fsutil import atomic_write
 from .files import (
     MANIFEST, TreeError, TreeResult, digest, file_digest, file_text, files_under, load_manifest, manifest_path,
-    open_tree, read_bytes, remove_empty_dirs, rescue_dir, rescue_file,
+    open_tree, read_bytes, remove_empty_dirs, rescue_dir, rescue_file, writers_lock,
 )
 from .shape import DOMAINS_HEADING, Plan
 from ..workspace import (
@@ -99,7 +99,17 @@ def rollback(ws: Workspace, *, force: bool = False) -> TreeResult:
     distilled entries, which are copies of daily-log lines) move to memory/<name>, where
     distill writes without a tree. A root holding text qmem did not write, a leaf edited
     since migrate, or a file added under memory/domains is a refusal without --force; with
-    it, they move to memory/rescue-<time>/ (the root's text as rescue-<time>/MEMORY.md)."""
+    it, they move to memory/rescue-<time>/ (the root's text as rescue-<time>/MEMORY.md).
+
+    Under the writers' lock on MEMORY.md and on every leaf migrate wrote (forget and janitor
+    rewrite leaves under it): nothing is removed that a concurrent writer just changed."""
+    _, manifest = open_tree(ws, "nothing to roll back: no tree made by qmem here")
+    leaves = [os.path.join(ws.domains, rel) for rel in manifest["leaves"]]
+    with writers_lock(ws, *leaves):
+        return _rollback(ws, force)
+
+
+def _rollback(ws: Workspace, force: bool) -> TreeResult:
     result = TreeResult("rollback", ws.root)
     current, manifest = open_tree(ws, "nothing to roll back: no tree made by qmem here")
     backup = os.path.join(ws.root, manifest["backup"])
