@@ -1,14 +1,23 @@
 """Secrets found by their shape, not by the heading above them.
 
-A line holds a secret when it contains a private-key block, a token with a known shape (API
-keys of the common providers, chat-bot tokens, JWTs, a 64-hex private key), a URL with a
-password, `password: value` style assignments in several languages (the value must look like
-a secret: not a word, not a placeholder, not "(in 1Password)"), `email / password` pairs, a
-long random-looking token, or a seed phrase (12+ lowercase words after seed/mnemonic/助记词…,
-or 12-24 short lowercase words with no English function word among them).
+A line holds a secret when it contains
+- a private-key block, or a token with a known shape (API keys of the common providers, chat-bot
+  tokens, JWTs, a 64-hex private key) — a known prefix with a cut-off random tail (`hf_Kx9…`)
+  counts too, a run of x's or stars (`tvly-xxx`) does not;
+- a URL with a password;
+- a value assigned to a secret's name (`password: …`, `**Password:** …`, `API key = …`, `密码：…`,
+  `password (Tq8vLm2x)`, in several languages): the value must look like a secret — not a word of
+  prose, a placeholder, a path or a pointer ("(in 1Password)"); an all-letter value counts only
+  after a password's name and a colon, as the last thing on the line;
+- a login pair: `email / password`, `admin / Password1`, or `user/pass` on a line about a login or
+  a database;
+- a table cell under (or beside) a cell naming a secret (`| App Secret | 9f8e… |`);
+- a long random-looking token, or a seed phrase (12+ lowercase words after seed/mnemonic/助记词…,
+  or 12-24 short lowercase words with no English function word among them).
 
 The tree puts a section holding one in a private domain and never copies such a line into a
-summary or an index (`mask` replaces the secret part when a line has to be shown).
+summary or an index; the shared boot never shows one (`mask` replaces the secret part when a
+line has to be shown).
 """
 
 from __future__ import annotations
@@ -23,7 +32,8 @@ _SHAPES = [
     ("api key", r"\b[rs]k_(?:live|test)_[A-Za-z0-9]{16,}"),
     ("token", r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,}|glpat-[A-Za-z0-9_-]{20,})"),
     ("token", r"\bxox[abposr]-[A-Za-z0-9-]{10,}"),
-    ("token", r"\b(?:hf|npm|glsa|fr)_[A-Za-z0-9_]{20,}"),
+    ("token", r"\b(?:hf|npm|glsa|fr|gsk|r8)_[A-Za-z0-9_]{20,}"),
+    ("api key", r"\b(?:tvly|pplx)-[A-Za-z0-9_-]{20,}"),
     ("access key", r"\b(?:AKIA|ASIA|LTAI)[0-9A-Za-z]{12,}\b"),
     ("api key", r"\bAIza[0-9A-Za-z_-]{35}\b"),
     ("bot token", r"\b\d{8,10}:[A-Za-z0-9_-]{30,}"),
@@ -32,36 +42,64 @@ _SHAPES = [
     ("password", r"\b[a-z][a-z0-9+.-]*://[^/\s:@]+:(?!(?:password|pass|secret|\*+|x+|<[^@]*>)@)[^/\s@]+@"),
 ]
 _SHAPE = re.compile("|".join(f"(?P<s{i}>{pattern})" for i, (_, pattern) in enumerate(_SHAPES)))
+# A provider's prefix with a short or cut-off tail ("hf_KxQ2vT9…"): part of a real token.
+_PARTIAL = re.compile(r"(?<![\w-])(?:sk-(?:proj-|ant-)?|gh[pousr]_|github_pat_|glpat-|xox[abposr]-|hf_|npm_|gsk_|r8_|"
+                      r"tvly-|pplx-|AKIA|AIza)(?P<tail>[A-Za-z0-9_-]{6,})(?:…|\.\.\.)?(?![\w-])")
 
-_KEY_WORDS = (r"password|passwd|pwd|passphrase|passcode|secret|token|api[_ -]?key|apikey|access[_ -]?key|secret[_ -]?key|"
-              r"client[_ -]?secret|app[_ -]?secret|private[_ -]?key|(?:backup|recovery) codes?|pin|"
-              r"密码|密碼|口令|密钥|金鑰|秘钥|私钥|私鑰|令牌|パスワード|シークレット|トークン|暗証番号|"
-              r"passwort|kennwort|mật khẩu|khóa api|khóa")
+_PASSWORD_WORDS = (r"password|passwd|pwd|pw|passphrase|passcode|pin|"
+                   r"密码|密碼|口令|パスワード|暗証番号|passwort|kennwort|mật khẩu")
+_KEY_WORDS = (rf"{_PASSWORD_WORDS}|secret|token|api[_ -]?key|apikey|access[_ -]?key|secret[_ -]?key|"
+              r"client[_ -]?secret|app[_ -]?secret|private[_ -]?key|(?:backup|recovery) codes?|"
+              r"密钥|金鑰|秘钥|私钥|私鑰|令牌|シークレット|トークン|khóa api|khóa")
+# name, then up to 24 characters in the same sentence and cell, then ":", "=" or "：" (maybe inside
+# **bold**), then the value; or, with no separator, a value that is obviously a secret.
 _ASSIGNMENT = re.compile(rf"(?i)(?<![a-z])(?P<key>{_KEY_WORDS})(?:s|es)?(?![a-z])"
-                         rf"(?:[^:=：\n|]{{0,24}}[:=：]\s*|(?P<space>\s+))[`'\"]?(?P<value>[!#-&(-_a-~]+)")
-_DIGIT_KEYS = re.compile(r"(?i)pin|code|pass|密码|密碼|口令|パスワード|暗証番号|kennwort|mật khẩu")
+                         rf"(?:(?P<gap>(?:(?!\.\s)[^:=：\n|]){{0,24}})[:=：][*_]*\s*|(?P<space>\s+))"
+                         rf"[`'\"]?(?P<value>[!#-&(-_a-~]+)")
+_IN_PARENS = re.compile(rf"(?i)(?<![a-z])(?:{_PASSWORD_WORDS})(?:s)?(?![a-z])[^()（）\n|]{{0,30}}[(（]\s*`?"
+                        rf"(?P<value>[^\s()（）`]{{4,64}})`?\s*[)）]")
+_PASSWORD_KEY = re.compile(rf"(?i)^(?:{_PASSWORD_WORDS})$")
+_DIGIT_KEYS = re.compile(r"(?i)pin|code|pass|pw|密码|密碼|口令|パスワード|暗証番号|kennwort|mật khẩu")
 _EMAIL_PAIR = re.compile(r"\S+@\S+\.[A-Za-z]{2,}\s*/\s*([^\s/]{6,})")
-_USER_PAIR = re.compile(r"(?<![^\s:：])[\w.+-]{3,}\s+/\s+([^\s/]{6,})")  # "login / Pa55#word"
+_USER_PAIR = re.compile(r"(?<![^\s:：(])(?P<user>[\w.+-]{2,})\s+/\s+(?P<value>[^\s/]{4,})")  # "admin / Pa55#word"
+_LOGIN_NAMES = {"admin", "root", "administrator", "sa", "postgres", "pi", "ubuntu", "guest", "user", "test", "demo"}
+_TIGHT_PAIR = re.compile(r"(?<![\w/.~:@-])(?P<user>[A-Za-z_][\w.-]{1,31})/(?P<value>[^\s/`'\"|),;]{4,64})(?![\w/])")
+_LOGIN_LINE = re.compile(r"(?i)user(?:name)?\s*/\s*pass|login|credential|\bdb\b|database|mysql|postgres|redis|mongo|"
+                         r"账号|帳號|账户|用户名|密码|密碼|ユーザー|ログイン|zugang|tài khoản")
+_WORDS_JOINED = re.compile(r"^[A-Za-z]+(?:-[A-Za-z]+)*$|.*[()]")  # "de-repression", "Dp71Delta(110": prose
 _LONG_TOKEN = re.compile(r"(?<![\w/.-])(?P<prefix>[a-z]{2,6}[-_])?(?P<body>[A-Za-z0-9_+/=]{20,})(?![\w/.-])")
+_HEX = re.compile(r"^[0-9a-fA-F]{16,}$")
 _SEED_CUE = re.compile(r"(?i)seed[ -]?(?:phrase|words|backup)|seed\s*[:：=]|mnemonic|recovery phrase|"
                        r"助记词|助記詞|ニーモニック|シードフレーズ|cụm từ khôi phục")
 _WORD_RUN = re.compile(r"(?:\b[a-z]{3,8} +){11,23}[a-z]{3,8}\b")
 _BARE_PHRASE = re.compile(r"^\s*(?:[-*+]|\d+[.)])?\s*(?:[^:：]{0,30}[:：]\s*)?[`'\"]?((?:[a-z]{3,8} +){11,23}[a-z]{3,8})[`'\"]?\s*$")
 _FUNCTION_WORDS = {"the", "and", "for", "with", "that", "this", "from", "are", "was", "not", "you", "but", "into",
                    "when", "then", "than", "has", "have", "had", "its", "our", "your", "will", "can", "who", "all"}
-_PLACEHOLDER = re.compile(r"(?i)^(?:<.*>|\*+|x{3,}|\.{3}|…|tbd|todo|none|n/a|redacted|\[secret\])$")
+_PLACEHOLDER = re.compile(r"(?i)^(?:<.*>|\{.*\}|\*+|x{3,}|\.{3}|…|tbd|todo|none|null|nil|empty|n/a|na|redacted|"
+                          r"hidden|required|optional|unknown|unset|same|see\b.*|\[secret\]|"
+                          r"1password|bitwarden|lastpass|keepass(?:xc)?|keychain|vault|pass)$")
+_MASKED_RUN = re.compile(r"(?i)x{3,}|\*{3,}|•{3,}|…|\.{3}|<[^>]*>")
+_PATH = re.compile(r"^(?:[\w.-]+/)+[\w.-]*$|\.[a-z]{1,5}$")
+_TABLE_SEPARATOR = re.compile(r"^\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?$")
+_SECRET_CELL = re.compile(rf"(?i)^[*_`]*(?:[\w .-]{{0,20}}\s)?(?:{_KEY_WORDS})(?:s|es)?[*_`]*$")
+_LINE_END = re.compile(r"^[`'\"*_]*[.,;!)|]*\s*(?:\|.*)?$")
 
 
 def _secretish(value: str, digits: bool = False) -> bool:
-    """Does an assigned value look like a secret rather than a word or a pointer?"""
-    value = value.rstrip(".,;)")
-    if _PLACEHOLDER.match(value) or value.startswith(("$", "{", "~", "/")) or "(" in value or "[" in value:
+    """Does an assigned value look like a secret rather than a word, a placeholder or a pointer?"""
+    value = value.rstrip(".,;)`'\"*_")
+    if _placeholder(value) or value.startswith(("$", "{", "~", "/", "%")) or "(" in value or "[" in value:
         return False
     if value.isdigit():
         return digits and len(value) >= 4
-    if len(value) < 6 or "://" in value:
+    if len(value) < 6 or "://" in value or _PATH.search(value):
         return False
     return _kinds(value) >= 2 and not value.isalpha()
+
+
+def _placeholder(value: str) -> bool:
+    """`<your key>`, `***`, `tvly-xxx`, `sk-…`, `none`: a value that stands for a secret, not one."""
+    return bool(_PLACEHOLDER.match(value) or _MASKED_RUN.search(value))
 
 
 def _kinds(value: str) -> int:
@@ -78,6 +116,12 @@ def _random_token(token: str) -> bool:
             and not re.fullmatch(r"0x[0-9a-fA-F]+", token))
 
 
+def _random_tail(tail: str) -> bool:
+    """A cut-off token's tail: letters and digits mixed, or both cases (never all x's)."""
+    return not _MASKED_RUN.search(tail) and len(set(tail.lower())) >= 4 and (
+        any(c.isdigit() for c in tail) + any(c.isupper() for c in tail) + any(c.islower() for c in tail) >= 2)
+
+
 def _seed_words(line: str) -> re.Match[str] | None:
     """12-24 lowercase words after a seed cue, or making up the whole line (a label aside)."""
     if _SEED_CUE.search(line):
@@ -90,22 +134,60 @@ def _seed_words(line: str) -> re.Match[str] | None:
     return None
 
 
+_ABOUT_SECRETS = re.compile(r"(?i)manager|policy|policies|reset|rotation|hint|rules?\b|length|strength|format|"
+                            r"field|prompt|env|variable|name|location|管理|策略|规则|格式")
+
+
+def _assigned(line: str, match: re.Match[str]) -> bool:
+    """Is the value after a secret's name a secret? ("password manager: 1Password", "token
+    format: JWT" talk about secrets.)"""
+    value, key = match.group("value"), match.group("key")
+    if match.group("gap") and _ABOUT_SECRETS.search(match.group("gap")):
+        return False
+    if match.group("space") is not None:  # "password rotates", "tokens  agents-and-tasks": no colon,
+        return any(c.isdigit() for c in value) and _kinds(value) >= 3 and _secretish(value)  # only an obvious one
+    if _secretish(value, digits=bool(_DIGIT_KEYS.match(key))):
+        return True
+    bare = value.rstrip(".,;)`'\"*_")
+    # An all-letter password ("password: correcthorse") counts after a password's name and a
+    # colon when nothing but punctuation follows it: prose goes on ("password: required for login").
+    return (bool(_PASSWORD_KEY.match(key)) and bare.isalpha() and len(bare) >= 6 and not _placeholder(bare)
+            and bool(_LINE_END.match(line[match.end("value"):])))
+
+
 def spans(line: str) -> list[tuple[int, int, str]]:
-    """(start, end, kind) of every secret on one line."""
+    """(start, end, kind) of every secret on one line (a table row's cells included)."""
     found = [(m.start(), m.end(), _SHAPES[int(m.lastgroup[1:])][0]) for m in _SHAPE.finditer(line)]  # type: ignore[index]
+    for match in _PARTIAL.finditer(line):
+        if _random_tail(match.group("tail")):
+            found.append((match.start(), match.end(), "token"))
     for match in _ASSIGNMENT.finditer(line):
+        if _assigned(line, match):
+            found.append((match.start("value"), match.end("value"), "password"))
+    for match in _IN_PARENS.finditer(line):
         value = match.group("value")
-        if match.group("space") and not (any(c.isdigit() for c in value) and _kinds(value) >= 3):
-            continue  # "password rotates", "tokens  agents-and-tasks": no colon, so only an obvious secret
-        if _secretish(value, digits=bool(_DIGIT_KEYS.match(match.group("key")))):
+        if _secretish(value, digits=True) or (_kinds(value) >= 2 and len(value) >= 6 and not _placeholder(value)
+                                              and not _PATH.search(value)):
             found.append((match.start("value"), match.end("value"), "password"))
     for match in _EMAIL_PAIR.finditer(line):
         if _secretish(match.group(1)):
             found.append((match.start(1), match.end(1), "password"))
     for match in _USER_PAIR.finditer(line):
-        value = match.group(1)
-        if any(c.isdigit() for c in value) and _kinds(value) >= 3 and _secretish(value):
-            found.append((match.start(1), match.end(1), "password"))
+        value = match.group("value")
+        known_user = match.group("user").lower() in _LOGIN_NAMES or bool(_LOGIN_LINE.search(line))
+        if value.lower() in _LOGIN_NAMES or _placeholder(value) or _PATH.search(value):
+            continue
+        if (any(c.isdigit() for c in value) and _kinds(value) >= 3 and _secretish(value)) or (
+                known_user and _kinds(value) >= 2 and len(value) >= 4):
+            found.append((match.start("value"), match.end("value"), "password"))
+    for match in _TIGHT_PAIR.finditer(line):  # "db user/pass: app/S3cret!": a login word just before
+        value = match.group("value").rstrip(".:")
+        if (not _LOGIN_LINE.search(line, max(0, match.start() - 40), match.start()) or value.lower() in _LOGIN_NAMES
+                or _placeholder(value) or _PATH.search(value) or _WORDS_JOINED.match(value)):
+            continue
+        if _kinds(value) >= 2 and any(c.isdigit() or not c.isalnum() for c in value) and len(value) >= 6:
+            found.append((match.start("value"), match.start("value") + len(value), "password"))
+    found += _row_spans(line, None)
     for match in _LONG_TOKEN.finditer(line):  # 24+ characters, or 20+ after a "kr-" style prefix
         if (match.group("prefix") or len(match.group("body")) >= 24) and _random_token(match.group("body")):
             found.append((match.start(), match.end(), "token"))
@@ -113,7 +195,42 @@ def spans(line: str) -> list[tuple[int, int, str]]:
     if seed:
         group = 1 if seed.re is _BARE_PHRASE else 0
         found.append((seed.start(group), seed.end(group), "seed phrase"))
-    return sorted(found)
+    return sorted(set(found))
+
+
+def _cells(line: str) -> list[tuple[int, int, str]]:
+    """(start, end, text) of each cell of a table row, stripped."""
+    out, at = [], line.index("|") + 1
+    for piece in line[at:].split("|"):
+        stripped = piece.strip()
+        if stripped:
+            start = at + piece.index(stripped)
+            out.append((start, start + len(stripped), stripped))
+        at += len(piece) + 1
+    return out
+
+
+def _cell_secret(text: str) -> bool:
+    value = text.strip("`*_ ")
+    if " " in value or _placeholder(value) or _PATH.search(value) or value.startswith(("$", "{", "~", "(")):
+        return False
+    return (_HEX.match(value) is not None or (len(value) >= 8 and _kinds(value) >= 2 and not value.isalpha())
+            or (value.isdigit() and len(value) >= 4))
+
+
+def _row_spans(line: str, secret_columns: set[int] | None) -> list[tuple[int, int, str]]:
+    """Cells of a table row that hold a secret: beside a cell naming one (`| App Secret | 9f8e… |`)
+    or under a header naming one (`secret_columns`)."""
+    if not line.lstrip().startswith("|") or _TABLE_SEPARATOR.match(line.strip()):
+        return []
+    cells = _cells(line)
+    found = []
+    for k, (start, end, text) in enumerate(cells):
+        named = secret_columns is not None and k in secret_columns
+        beside = k > 0 and _SECRET_CELL.match(cells[k - 1][2]) is not None
+        if (named or beside) and _cell_secret(text):
+            found.append((start, end, "password"))
+    return found
 
 
 def has_secret(line: str) -> bool:
@@ -121,10 +238,22 @@ def has_secret(line: str) -> bool:
 
 
 def find(text: str) -> list[tuple[int, str]]:
-    """(line number, kind) of every line of `text` that holds a secret; a PEM block counts once."""
+    """(line number, kind) of every line of `text` that holds a secret; a PEM block counts once.
+    Table rows are read with their header: a cell under a column named "Secret", "Token",
+    "Password", "密码"… is one when it looks like a value."""
     out = []
-    for number, line in enumerate(text.splitlines(), 1):
+    lines = text.splitlines()
+    columns: set[int] | None = None
+    for number, line in enumerate(lines, 1):
         found = spans(line)
+        if line.lstrip().startswith("|"):
+            nxt = lines[number].strip() if number < len(lines) else ""
+            if _TABLE_SEPARATOR.match(nxt):  # a header row: which columns name a secret
+                columns = {k for k, (_, _, cell) in enumerate(_cells(line)) if _SECRET_CELL.match(cell)}
+            elif columns:
+                found = found or _row_spans(line, columns)
+        else:
+            columns = None
         if found:
             out.append((number, found[0][2]))
     return out
