@@ -5,7 +5,8 @@ SESSION-STATE.md, then the last few daily logs (the last N that exist, however o
 first. A file that is a link leading outside the workspace, or not a readable UTF-8 file, is
 left out with a note saying so. Over budget, the oldest
 daily-log lines go first, and a last line says what was left out and how to read it.
-With scope "shared" (a group chat), private sections and domains are left out.
+With scope "shared" (a group chat), private sections, subsections, lines and domains are left
+out (`shared.py`); pinned rules stay.
 """
 
 from __future__ import annotations
@@ -15,14 +16,16 @@ import re
 from datetime import date
 
 from ..text.analysis import estimate_tokens
+from . import shared
 from .tree import domains as domains_mod
 from .workspace import Workspace, raw_lines
 
 DEFAULT_BUDGET = 1500
 DEFAULT_DAYS = 2
-DEFAULT_PRIVATE = ["identity", "accounts", "security"]
-_PRIVATE_TAG = re.compile(r"\[private\]", re.IGNORECASE)
+DEFAULT_PRIVATE = ["identity", "accounts", "security", "private"]
 _ROOT_ENTRY = re.compile(r"^### .*→ memory/domains/([^/\s]+)/_index\.md\s*$")
+_LEAF_NAMES = re.compile(r"^_Also: .*_\s*$")
+_DOMAINS = "## Domains"
 
 
 def budget_of(memory_config: dict[str, object] | None) -> int:
@@ -72,19 +75,28 @@ def boot(ws: Workspace, *, budget: int = DEFAULT_BUDGET, days: int = DEFAULT_DAY
     result = BootResult(budget, scope)
     l0_path = ws.abstract if os.path.exists(ws.abstract) else ws.memory_md
     l0 = _read(ws, l0_path, result)
+    state = _read(ws, ws.session_state, result)
+    logs = [(ws.rel(path), _read(ws, path, result)) for _, path in ws.recent_logs(days, today)]
     if scope == "shared":
         private = [str(d) for d in (memory_config or {}).get("private_domains", DEFAULT_PRIVATE)]  # type: ignore[union-attr]
-        l0, left_out = _without_private(l0, private, tree_config or {})
+        l0, left_out = _shared_l0(ws, l0, private, tree_config or {})
+        state, gone = shared.without_private(state)
+        left_out += [f"{ws.rel(ws.session_state)}: {what}" for what in gone]
+        cleaned = []
+        for path, text in logs:
+            text, gone = shared.without_private(text)
+            left_out += [f"{path}: {what}" for what in gone]
+            cleaned.append((path, text))
+        logs = cleaned
         if left_out:
             result.notes.append(f"shared scope: left out {len(left_out)} private part(s): {', '.join(left_out)}")
     if l0:
         result.parts.append(Part("L0", ws.rel(l0_path), l0))
-    state = _read(ws, ws.session_state, result)
     if state.strip():
         result.parts.append(Part("state", ws.rel(ws.session_state), state))
-    logs = [Part("daily", ws.rel(path), _read(ws, path, result)) for _, path in ws.recent_logs(days, today)]
+    logs = [Part("daily", path, text) for path, text in logs]
     result.parts.extend(logs)
-    _fit(result, list(reversed(logs)))
+    _fit(ws, result, list(reversed(logs)))
     return result
 
 
@@ -98,7 +110,7 @@ def _read(ws: Workspace, path: str, result: BootResult) -> str:
     return text
 
 
-def _fit(result: BootResult, oldest_first: list[Part]) -> None:
+def _fit(ws: Workspace, result: BootResult, oldest_first: list[Part]) -> None:
     """Drop daily-log lines, oldest log first and oldest lines (just under the header) first."""
     for part in oldest_first:
         if result.tokens <= result.budget:
@@ -119,33 +131,64 @@ def _fit(result: BootResult, oldest_first: list[Part]) -> None:
             result.parts.remove(part)
     if result.tokens > result.budget:
         result.notes.append(f"over the {result.budget}-token budget by {result.tokens - result.budget}: "
-                            f"MEMORY.md and SESSION-STATE.md are never cut (try qmem tree migrate)")
+                            f"MEMORY.md and SESSION-STATE.md are never cut ({over_budget_fix(ws, result)})")
 
 
-def _without_private(text: str, private: list[str], tree_config: dict[str, object]) -> tuple[str, list[str]]:
-    """The L0 text minus `[private]` sections and sections or domain entries of private domains."""
-    from .tree.shape import split
+def over_budget_fix(ws: Workspace, result: BootResult) -> str:
+    """What brings this boot within its budget: the advice fits what is big (a tree whose
+    pinned core is large is not helped by `tree migrate`, a small MEMORY.md not by a tree)."""
+    l0 = next((p for p in result.parts if p.kind == "L0"), None)
+    state = next((p for p in result.parts if p.kind == "state"), None)
+    l0_tokens = l0.tokens if l0 else 0
+    if state is not None and state.tokens > l0_tokens:
+        return f"SESSION-STATE.md is ~{state.tokens} tokens: qmem state clear once it is saved elsewhere"
+    if ws.has_tree:
+        raw = raw_lines(l0.text if l0 else "")
+        at = next((i for i, line in enumerate(raw) if line.rstrip("\r\n") == _DOMAINS), len(raw))
+        core = estimate_tokens("".join(raw[:at]))
+        return (f"the tree's root is ~{l0_tokens} tokens, ~{core} of them its title and pinned sections: move a "
+                f"pinned section below '{_DOMAINS}' and run qmem tree reindex (it becomes a leaf), or raise "
+                f"[memory] boot_budget")
+    from .tree.grow import DEFAULT_MIN_TOKENS  # below it, migrate refuses: a tree gains little
 
-    table = domains_mod.load_table(tree_config)
-    preamble, parts = split(text)
-    kept, left_out = [preamble], []
-    for part in parts:
-        if _PRIVATE_TAG.search(part.title):
-            left_out.append(part.title)
-            continue
-        if part.title.strip().lower() == "domains":
-            kept.append(_drop_root_entries(part.text, private, left_out))
-            continue
-        domain = domains_mod.classify(part.title, part.body, table)
-        if domain in private:
-            left_out.append(part.title)
-            continue
-        kept.append(part.text)
-    return "".join(kept), left_out
+    if l0_tokens >= DEFAULT_MIN_TOKENS:
+        return "try qmem tree migrate"
+    return f"MEMORY.md is only ~{l0_tokens} tokens: raise [memory] boot_budget or --budget"
+
+
+def _shared_l0(ws: Workspace, text: str, private: list[str], tree_config: dict[str, object]) -> tuple[str, list[str]]:
+    """What a group chat may see of L0: the tree's root core (title and pinned rules) with
+    private subsections and lines taken out, and the entries of public domains; or, for a flat
+    MEMORY.md, its sections minus private ones (a `[private]` tag or a confidential heading, or a
+    section of a private domain), pinned rules always kept. See `shared.py`."""
+    from .tree.shape import pin_reason, split
+
+    left_out: list[str] = []
+    raw = raw_lines(text)
+    at = next((i for i, line in enumerate(raw) if line.rstrip("\r\n") == _DOMAINS), None) if ws.has_tree else None
+    if at is not None:
+        kept = "".join(raw[:at]) + _drop_root_entries("".join(raw[at:]), private, left_out)
+    else:
+        table = domains_mod.load_table(tree_config)
+        preamble, parts = split(text)
+        pieces = [preamble]
+        for part in parts:
+            if shared.confidential(part.title):
+                left_out.append(part.title)
+            elif pin_reason(part.title, part.body, tree_config, table):
+                pieces.append(part.text)  # rules are not private by being rules
+            elif domains_mod.classify(part.title, part.body, table) in private:
+                left_out.append(part.title)
+            else:
+                pieces.append(part.text)
+        kept = "".join(pieces)
+    kept, inside = shared.without_private(kept)
+    return kept, left_out + inside
 
 
 def _drop_root_entries(text: str, private: list[str], left_out: list[str]) -> str:
-    """In a tree root's `## Domains` list, drop the entries (header to blank line) of private domains."""
+    """In a tree root's `## Domains` list, drop the entries (header to blank line) of private
+    domains, and every entry's leaf names (a leaf's name can tell what it holds)."""
     out, skipping = [], False
     for line in raw_lines(text):
         match = _ROOT_ENTRY.match(line.rstrip("\r\n"))
@@ -156,6 +199,8 @@ def _drop_root_entries(text: str, private: list[str], left_out: list[str]) -> st
                 continue
         if skipping:
             skipping = bool(line.strip())
+            continue
+        if _LEAF_NAMES.match(line):
             continue
         out.append(line)
     return "".join(out)

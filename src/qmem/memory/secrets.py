@@ -242,7 +242,7 @@ def find(text: str) -> list[tuple[int, str]]:
     Table rows are read with their header: a cell under a column named "Secret", "Token",
     "Password", "密码"… is one when it looks like a value."""
     out = []
-    lines = text.splitlines()
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")  # numbered as workspace.raw_lines
     columns: set[int] | None = None
     for number, line in enumerate(lines, 1):
         found = spans(line)

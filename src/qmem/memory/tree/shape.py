@@ -9,7 +9,7 @@ import re
 from ...text import fences, markdown
 from ...text.analysis import estimate_tokens
 from . import domains as domains_mod
-from .. import secrets
+from .. import shared
 from ..workspace import Workspace, raw_lines
 
 INDEX_NAME = "_index.md"
@@ -93,15 +93,15 @@ def summary_line(text: str) -> str:
 
     Skipped: headings, front matter, blank lines, rules, fenced code, comments, images, table
     headers and separators, bare labels ("Details:"), timestamps ("_Last updated: 2026-02-11_")
-    and any line holding a secret. A list marker is dropped; a table row reads "cell · cell"."""
-    lines = text.splitlines()
+    and anything a shared boot leaves out (a secret, a `[P]` profile line, a confidential
+    subsection: `shared.py`), since indexes are shown in group chats too. A list marker is
+    dropped; a table row reads "cell · cell"."""
+    lines = shared.without_private(text)[0].splitlines()
     start = markdown.front_matter(lines)[1]
     code = fences.fenced(lines)
     for k in range(start, len(lines)):
         stripped = lines[k].strip()
         if code[k] or not stripped or stripped.startswith("#") or _RULE.match(stripped):
-            continue
-        if secrets.has_secret(stripped):
             continue
         if stripped.startswith("|"):
             if _TABLE_SEPARATOR.match(stripped) or (k + 1 < len(lines) and _TABLE_SEPARATOR.match(lines[k + 1].strip())):
@@ -160,20 +160,12 @@ class Plan:
 def plan(text: str, tree_config: dict[str, object], config_file: str = "") -> Plan:
     """Split, pin, classify and name leaves. Same input, same plan."""
     table = domains_mod.load_table(tree_config, config_file)
-    pinned_titles = {str(t).strip().lower() for t in tree_config.get("pinned", []) or []}  # type: ignore[union-attr]
-    auto_pin = tree_config.get("auto_pin", True) is not False
     preamble, parts = split(text)
     budget = leaf_budget(tree_config, estimate_tokens(text))
     taken: dict[str, set[str]] = {}
     for number, part in enumerate(parts, 1):
-        bare_title = _COMMENT.sub("", markdown.strip_tags(part.title)).strip().lower()
         verdict = part.verdict = domains_mod.explain(part.title, part.body, table)
-        if _PIN_TAG.search(part.title):
-            verdict.pin_reason = "tagged [pin]/[P0]"
-        elif bare_title in pinned_titles:
-            verdict.pin_reason = "listed in [tree] pinned"
-        elif auto_pin and not verdict.secrets:  # a section holding a secret is never pinned by guess
-            verdict.pin_reason = domains_mod.instruction(part.title, part.body, table)
+        verdict.pin_reason = pin_reason(part.title, part.body, tree_config, table, bool(verdict.secrets))
         part.pinned = verdict.pinned = bool(verdict.pin_reason)
         part.domain = verdict.domain
         if part.pinned:
@@ -190,6 +182,21 @@ def plan(text: str, tree_config: dict[str, object], config_file: str = "") -> Pl
     the_plan = Plan(preamble, parts)
     the_plan.leaf_budget = budget
     return the_plan
+
+
+def pin_reason(title: str, body: str, tree_config: dict[str, object], table: dict[str, list[str]],
+               holds_secret: bool = False) -> str:
+    """Why a section is standing rules the agent reads at every start ("" when it is not):
+    tagged `[pin]`/`[P0]`, listed in `[tree] pinned`, or (unless `auto_pin = false`, and never
+    for a section holding a secret) read as instructions by `domains.instruction`."""
+    if _PIN_TAG.search(title):
+        return "tagged [pin]/[P0]"
+    pinned_titles = {str(t).strip().lower() for t in tree_config.get("pinned", []) or []}  # type: ignore[union-attr]
+    if _COMMENT.sub("", markdown.strip_tags(title)).strip().lower() in pinned_titles:
+        return "listed in [tree] pinned"
+    if tree_config.get("auto_pin", True) is False or holds_secret:
+        return ""
+    return domains_mod.instruction(title, body, table)
 
 
 def leaf_budget(tree_config: dict[str, object], total_tokens: int) -> int:

@@ -1,0 +1,86 @@
+"""What a shared (group-chat) boot may show: everything but private matter.
+
+Left out, in any text the boot prints (MEMORY.md or the tree's root, SESSION-STATE.md, the
+daily logs):
+- a section or subsection, at any heading level, whose heading marks it private: confidential,
+  owner-only, do not share, 机密, 仅限本人, 機密, 社外秘, vertraulich, bí mật… (`confidential`), a
+  `[private]` tag, or a `[P]` (profile) type;
+- a line that is a `[P]` profile entry, or is labelled private ("- **Private:** …"), with the
+  lines indented under it;
+- a line holding a secret (`secrets.py`).
+MEMORY.md is also cut by section (`boot.py`): profile and accounts domains go, pinned rules stay.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..text import markdown
+from . import secrets
+from .workspace import raw_lines
+
+# Marks that say "not for others" wherever they stand in a heading or a label.
+_STRONG = (r"confidential|owner[- ]only|only for (?:the )?owner|do not share|don'?t share|not for sharing|"
+           r"not to be shared|eyes only|internal only|top secret|"
+           r"机密|保密|私密|隐私|仅限本人|仅本人可见|仅主人|不要分享|不可外传|勿外传|请勿外传|"
+           r"機密|隱私|僅限本人|僅本人|勿外傳|不要分享|"
+           r"秘密|非公開|社外秘|部外秘|内密|他言無用|本人のみ|"
+           r"vertraulich|streng geheim|nur für mich|"
+           r"bí mật|riêng tư|không chia sẻ")
+# "private"/"personal" mark a section when they stand apart: "(private)", "— Private",
+# "[private]", "Private:" or a heading that is that word ("Private", "Private notes").
+_APART = r"private|personal|privat|私人|個人的|プライベート|cá nhân"
+_MARK = re.compile(rf"(?i)(?:{_STRONG})|[(（\[【]\s*(?:{_APART})\b|[-–—:：|/]\s*(?:{_APART})\b|"
+                   rf"^(?:{_APART})(?:\s+(?:notes?|matters?|stuff|life|info|things))?\s*$")
+_LABEL = re.compile(rf"(?i)^\s*(?:>\s*)*(?:[-*+]|\d+[.)])?\s*[*_(\[【]*\s*(?:{_STRONG}|{_APART})\b[^:：\n]{{0,20}}[:：)\]】]")
+_PROFILE_ENTRY = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[^\]\n]*\]\s*)*?\[P\](?!\w)")
+_PROFILE_HEADING = re.compile(r"^(?:\[[^\]\n]*\]\s*)*?\[P\](?!\w)")
+_PRIVATE_TAG = re.compile(r"\[private\]", re.IGNORECASE)
+
+
+def confidential(heading: str) -> bool:
+    """Does this heading mark its section as not for others (in any language)?"""
+    bare = heading.strip().strip("#").strip()
+    return bool(_PRIVATE_TAG.search(bare) or _MARK.search(markdown.strip_tags(bare)) or _PROFILE_HEADING.match(bare))
+
+
+def private_line(line: str) -> bool:
+    """A `[P]` profile entry, or a line labelled private."""
+    return bool(_PROFILE_ENTRY.match(line) or _LABEL.match(line))
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" \t"))
+
+
+def without_private(text: str) -> tuple[str, list[str]]:
+    """`text` minus private subsections and lines (see the module docstring), and what went:
+    each subsection's title, then "N private line(s)" when lines went."""
+    raw = raw_lines(text)
+    bare = [line.rstrip("\r\n") for line in raw]
+    heads = markdown.headings(bare)
+    drop = [False] * len(raw)
+    titles = []
+    for k, head in enumerate(heads):
+        if not confidential(head.title) or drop[head.line]:
+            continue
+        end = next((h.line for h in heads[k + 1:] if h.level <= head.level), len(raw))
+        drop[head.line:end] = [True] * (end - head.line)
+        titles.append(head.title)
+    head_lines = {h.line for h in heads}
+    secret_lines = {number - 1 for number, _ in secrets.find(text)}  # table rows read with their header
+    lines = 0
+    k = 0
+    while k < len(raw):
+        if drop[k] or k in head_lines or not (k in secret_lines or private_line(bare[k])):
+            k += 1
+            continue
+        depth, end = _indent(bare[k]), k + 1
+        while end < len(raw) and bare[end].strip() and _indent(bare[end]) > depth and end not in head_lines:
+            end += 1  # what is indented under a private entry belongs to it
+        drop[k:end] = [True] * (end - k)
+        lines += end - k
+        k = end
+    if lines:
+        titles.append(f"{lines} private line{'s' if lines != 1 else ''}")
+    return "".join(line for line, gone in zip(raw, drop) if not gone), titles
