@@ -7,6 +7,7 @@ import asyncio
 import json
 import os
 import re
+import shlex
 import sys
 
 import pytest
@@ -21,21 +22,24 @@ def openclaw_guide() -> str:
     return (ROOT / "docs" / "openclaw.md").read_text(encoding="utf-8")
 
 
-def test_skill_is_a_valid_skill_file(cli):
-    text = cli("protocol", "--skill").out
+def test_skill_is_a_valid_skill_file(cli, workspace):
+    text = cli("protocol", "--skill", "-w", str(workspace)).out
     head, body = text.split("\n---\n", 1)
     lines = head.splitlines()
     assert lines[0] == "---" and lines[1].startswith("name: ") and lines[2].startswith("description: ")
     name, description = lines[1][6:], lines[2][13:]
     assert re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)*", name)
     assert 0 < len(description) < 160 and ":" not in description  # one plain YAML line
-    assert body.strip() == protocol().strip()
-    assert json.loads(cli("protocol", "--skill", "--json").out)["text"] == text.rstrip("\n") + "\n"
+    assert body.strip() == protocol(str(workspace)).strip()
+    assert json.loads(cli("protocol", "--skill", "-w", str(workspace), "--json").out)["text"] == text.rstrip("\n") + "\n"
 
 
-def test_every_command_the_protocol_teaches_parses():
-    commands = re.findall(r"`(qmem [^`]+)`", protocol())
+def test_every_command_the_protocol_teaches_parses(tmp_path):
+    folder = str(tmp_path / "my workspace")  # a space: the folder is quoted for the shell
+    commands = re.findall(r"`(qmem [^`]+)`", protocol(folder))
     assert len(commands) >= 8
+    writers = [c for c in commands if c.split()[1] in ("boot", "remember", "state", "forget", "flush")]
+    assert len(writers) >= 7 and all(shlex.quote(folder) in c for c in writers), writers
     for command in commands:
         example = re.sub(r"<[^>]+>", "x", command).replace('"x"', "x")
         cmd, args = _parse(example)

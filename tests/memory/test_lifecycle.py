@@ -304,7 +304,7 @@ def test_janitor_never_loses_a_concurrent_append(ws, workspace):
 def test_memory_cli_commands_and_flags(cli, workspace, monkeypatch):
     assert cli("collection", "create", "main", str(workspace)).code == 0
     monkeypatch.chdir(workspace)
-    out = cli("remember", "BSC USDC has 18 decimals", "--type", "K", "--priority", "P1",
+    out = cli("remember", "BSC USDC and USDT both have 18 decimals", "--type", "K", "--priority", "P1",
               "--ref", "knowledge.md#bsc", "--date", "2026-02-28")
     assert out.code == 0 and out.out.startswith("memory/2026-02-28.md:10  - [K] [P1|expire:2026-05-29]")
     data = json.loads(cli("remember", "note", "-t", "E", "-p", "P2", "--expire", "2026-04-01", "--date",

@@ -35,6 +35,7 @@ LAYERS: dict[str, float] = {
     "qmem.memory.maintain": 6.6,
     "qmem.faces.doctor": 6.8,
     "qmem.faces.render": 7,
+    "qmem.faces.mcp_config": 7.4,
     "qmem.faces.cli": 8, "qmem.faces.mcp": 7.5, "qmem.faces.qmd": 8, "qmem.__main__": 9,
 }
 

@@ -36,7 +36,30 @@ def create(
     coll = Collection(name, root, patterns, exclude, description)
     config_mod.add_collection(cfg, coll)
     report = refresh(cfg, [name], progress=progress) if index else None
+    if report is not None:
+        for result in report.collections:
+            if result.name == name and not result.files:
+                result.warnings.append(empty_hint(coll))
     return coll, report
+
+
+def empty_hint(coll: Collection) -> str:
+    """Why a collection indexed no file: its patterns matched nothing under its root; when the
+    folder does hold Markdown files, the `-p` that would take them. A warning, not an error:
+    a workspace may fill later (exit 0 stays)."""
+    import shlex
+
+    from .scan import scan
+
+    shown = ", ".join(f"'{p}'" for p in coll.patterns)
+    hint = f"no file matched {shown} under {coll.path}"
+    if coll.patterns != ["**/*.md"]:
+        found, _ = scan(coll.path, ["**/*.md"], coll.exclude)
+        if found:
+            n = len(found)
+            hint += (f"; it holds {n} Markdown file{'' if n == 1 else 's'} elsewhere: "
+                     f"qmem collection remove {coll.name} && qmem collection create {coll.name} {shlex.quote(coll.path)} -p '**/*.md'")
+    return hint
 
 
 def remove(cfg: Config, name: str) -> tuple[Collection, RefreshReport]:

@@ -192,11 +192,10 @@ def workspaces(cfg: config_mod.Config, explicit: str | None) -> list[str]:
     """Folders holding a MEMORY.md: the one `qmem boot` would use, and every collection root."""
     from ..memory.workspace import resolve
 
-    memory = cfg.extra.get("memory", {})
     try:
-        chosen = [resolve(explicit, memory if isinstance(memory, dict) else {}).root]
+        chosen = [resolve(explicit, cfg).root]
     except BadInputError:
-        chosen = []  # a named workspace that is not a folder: only the collection roots are checked
+        chosen = []  # no workspace, or a named one that is not a folder: only the collection roots are checked
     found = chosen + [c.path for c in cfg.select(None)]
     return [p for p in dict.fromkeys(found) if os.path.isfile(os.path.join(p, "MEMORY.md"))]
 

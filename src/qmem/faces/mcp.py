@@ -8,8 +8,9 @@ stdout; the SDK's logs go to stderr. Needs the optional SDK: `pip install 'qmem[
 # No `from __future__ import annotations` here: the SDK reads the tool signatures at run time.
 
 import functools
-import os
 import inspect
+import os
+import sys
 
 from ..engine import catalog, retrieve, search
 from ..base import config
@@ -41,8 +42,7 @@ class Memory:
         return cfg
 
     def ws(self, cfg: config.Config):  # noqa: ANN201
-        memory_config = cfg.extra.get("memory", {})
-        return resolve(self.workspace, memory_config if isinstance(memory_config, dict) else {})
+        return resolve(self.workspace, cfg)
 
     # -- the tools, as plain functions (tested without a transport) ----------------------------
     def memory_search(self, query: str, maxResults: int = 10, minScore: float | None = None,  # noqa: N803
@@ -110,7 +110,7 @@ class Memory:
                         ref: str | None = None) -> dict[str, object]:
         cfg = self.cfg()
         ws = self.ws(cfg)
-        written = daily.remember(ws, text, type_=type, priority=priority, ref=ref, dedupe=True)
+        written = daily.remember(ws, text, type_=type, priority=priority, ref=ref)
         if written.line:
             written.indexed = daily.refresh_written(cfg, [os.path.join(ws.root, written.path)])
         return written.to_dict()
@@ -132,19 +132,35 @@ class Memory:
         return catalog.status(self.cfg()).to_dict()
 
 
+# MCP tool annotations (spec 2025-03-26+) per kind of effect. Searching may build or refresh
+# the index, a cache of the files: still read-only for the user's memory.
+TOOL_EFFECTS = {
+    "read": {"read_only_hint": True},
+    # remember adds one line; the same fact again is not written twice (daily.remember)
+    "append": {"read_only_hint": False, "destructive_hint": False, "idempotent_hint": True},
+    # forget takes an entry out of the files an agent boots from (moved to memory/archive/)
+    "remove": {"read_only_hint": False, "destructive_hint": True, "idempotent_hint": False},
+}
+
+
 def build(memory: Memory):  # noqa: ANN201 - mcp.server.mcpserver.MCPServer
     from typing import Annotated, Any
 
     from mcp.server.mcpserver import MCPServer
     from mcp.server.mcpserver.exceptions import ToolError
+    from mcp.types import ToolAnnotations
     from pydantic import Field
 
     from .. import __version__
 
     server = MCPServer(name="qmem", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
 
-    def tool(description: str):  # noqa: ANN202
-        """Register a tool whose qmem errors reach the model as their one-line message."""
+    def tool(description: str, effect: str = "read"):  # noqa: ANN202
+        """Register a tool whose qmem errors reach the model as their one-line message, with
+        the MCP annotations of its `effect` (TOOL_EFFECTS), so a client can run the read-only
+        ones without asking and ask before the destructive one."""
+        annotations = ToolAnnotations(**TOOL_EFFECTS[effect], open_world_hint=False)
+
         def wrap(fn):  # noqa: ANN001, ANN202
             @functools.wraps(fn)
             def call(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
@@ -156,7 +172,7 @@ def build(memory: Memory):  # noqa: ANN201 - mcp.server.mcpserver.MCPServer
                     if not is_engine_panic(exc):
                         raise
                     raise ToolError(internal_message(exc)) from None
-            return server.tool(description=description, structured_output=True)(call)
+            return server.tool(description=description, annotations=annotations, structured_output=True)(call)
         return wrap
 
     @tool((
@@ -197,8 +213,8 @@ def build(memory: Memory):  # noqa: ANN201 - mcp.server.mcpserver.MCPServer
     @tool((
         "Save one durable fact to today's daily log. type: P profile, E event, K knowledge, B behaviour, "
         "S skill, ! security; priority P0 (permanent), P1 (90 days), P2 (30 days); ref links a file#anchor. "
-        "A fact already kept is not saved twice (duplicate_of names it); once saved it is searchable at once. "
-        "Never store secrets."))
+        "A fact already kept is not saved twice (duplicate_of and duplicate_at name it); once saved it is searchable at once. "
+        "Never store secrets."), effect="append")
     def memory_remember(text: str, type: str | None = None, priority: str | None = None,  # noqa: A002
                         ref: str | None = None) -> dict[str, Any]:
         return memory.memory_remember(text, type, priority, ref)
@@ -206,7 +222,7 @@ def build(memory: Memory):  # noqa: ANN201 - mcp.server.mcpserver.MCPServer
     @tool((
         "Forget a remembered entry that is wrong or no longer wanted: it moves to memory/archive/ (never "
         "deleted) and leaves the files agents boot from. entry: path:LINE as memory_remember returned it, or words of "
-        "the entry; when several match, the error lists them (pick one, or set all=true)."))
+        "the entry; when several match, the error lists them (pick one, or set all=true)."), effect="remove")
     def memory_forget(entry: str, all: bool = False) -> dict[str, Any]:  # noqa: A002
         return memory.memory_forget(entry, all)
 
@@ -230,7 +246,12 @@ def serve(config_file: str | None = None, workspace: str | None = None, http: bo
     except ImportError:
         raise BadInputError("qmem mcp needs the MCP SDK: pip install 'qmem[mcp]'") from None
     if not http:
-        build(Memory(config_file, workspace)).run("stdio")
+        server = build(Memory(config_file, workspace))
+        if announce and sys.stdin.isatty():  # a person ran it: say what it is doing
+            announce("serving MCP over stdio; an MCP client starts this itself "
+                     "(qmem mcp --print-config claude|openclaw|cursor); Ctrl-C stops")
+        _stop_on_interrupt(announce)
+        server.run("stdio")
         return
     check_http_exposure(host, allow_remote, token)
     sock = _bind(host, port)
@@ -245,6 +266,20 @@ def serve(config_file: str | None = None, workspace: str | None = None, http: bo
         shown = f"[{bound[0]}]" if ":" in bound[0] else bound[0]
         announce(f"MCP over HTTP at http://{shown}:{bound[1]}/mcp" + (" (bearer token required)" if token else ""))
     uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on")).run(sockets=[sock])
+
+
+def _stop_on_interrupt(announce) -> None:  # noqa: ANN001
+    """The first Ctrl-C ends the stdio server at once. Left to the SDK, it is swallowed while
+    the stdin reader thread blocks, and a second one still waits for Enter. Exiting here loses
+    nothing: appends are one write, rewrites are atomic renames, the index survives kill -9."""
+    import signal
+
+    def stop(signum, frame) -> None:  # noqa: ANN001
+        if announce:
+            announce("stopped")
+        os._exit(130)
+
+    signal.signal(signal.SIGINT, stop)
 
 
 MIN_TOKEN = 16

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from .doctor import Report as DoctorReport
     from ..engine.evaluate import EvalReport
     from ..memory.boot import BootResult
-    from ..memory.daily import FlushReport
+    from ..memory.daily import FlushReport, Written
     from ..memory.distill import DistillReport
     from ..memory.forget import ForgetResult
     from ..memory.janitor import JanitorReport
@@ -286,6 +286,11 @@ def boot_text(result: BootResult) -> str:
         chunks.append(f"<!-- qmem boot: {note} -->")
     chunks.append(f"<!-- qmem boot: ~{result.tokens} of {result.budget} tokens -->")
     return "\n\n".join(chunks)
+
+
+def duplicate_text(written: Written) -> str:
+    """`remember` of a fact already kept: where it is, and that nothing was written."""
+    return f"{written.duplicate_at}  - {written.duplicate_of}  (already kept; not written again)"
 
 
 def flush_text(report: FlushReport) -> str:

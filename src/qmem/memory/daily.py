@@ -14,6 +14,7 @@ written, so remember-then-search works.
 from __future__ import annotations
 
 import json
+import os
 import unicodedata
 from datetime import date, timedelta
 
@@ -21,23 +22,25 @@ from ..base.errors import BadInputError, IndexBusyError, QmemError
 from ..base.fsutil import append_locked
 from ..text import fences
 from . import entries
-from .workspace import Workspace, bare, raw_lines
+from .workspace import Workspace, bare, collection_holding, raw_lines
 
 
 class Written:
-    __slots__ = ("path", "line", "entry", "duplicate_of", "indexed")
+    __slots__ = ("path", "line", "entry", "duplicate_of", "duplicate_at", "indexed")
 
-    def __init__(self, path: str, line: int, entry: str, duplicate_of: str = "") -> None:
+    def __init__(self, path: str, line: int, entry: str, duplicate_of: str = "", duplicate_at: str = "") -> None:
         self.path = path  # relative to the workspace
         self.line = line  # 0 when nothing was written (a duplicate)
         self.entry = entry
         self.duplicate_of = duplicate_of  # the entry already kept, when this one was one
+        self.duplicate_at = duplicate_at  # ... and where: path:line
         self.indexed = ""  # what refresh_written said: "", "indexed" or why not
 
     def to_dict(self) -> dict[str, object]:
         out: dict[str, object] = {"path": self.path, "line": self.line, "entry": self.entry}
         if self.duplicate_of:
             out["duplicate_of"] = self.duplicate_of
+            out["duplicate_at"] = self.duplicate_at
         if self.indexed:
             out["indexed"] = self.indexed
         return out
@@ -79,25 +82,30 @@ def make_entry(text: str, type_: str | None, priority: str | None, expire: str |
 
 
 def remember(ws: Workspace, text: str, *, type_: str | None = None, priority: str | None = None,
-             expire: str | None = None, ref: str | None = None, day: date | None = None,
-             dedupe: bool = False) -> Written:
-    """Append one entry to the day's log; returns where it went. With `dedupe`, an entry like
-    one already kept (as `flush` judges) is not written again: `duplicate_of` names it."""
+             expire: str | None = None, ref: str | None = None, day: date | None = None) -> Written:
+    """Append one entry to the day's log; returns where it went. An entry like one already kept
+    (the rule `flush` uses: `entries.similar`) is not written again, whichever face asks:
+    `line` is 0, `duplicate_of` names the kept text and `duplicate_at` its path:line."""
     day = day or date.today()
     entry = make_entry(text, type_, priority, expire, ref, day)
     path = ws.check_write(ws.daily_log(day))
-    if dedupe:
-        duplicate = next((old for old in known_texts(ws, day) if entries.similar(entry.text, old)), None)
-        if duplicate is not None:
-            return Written(ws.rel(path), 0, entry.render(), duplicate)
+    duplicate = next((old for old in known_entries(ws, day) if entries.similar(entry.text, old[0])), None)
+    if duplicate is not None:
+        return Written(ws.rel(path), 0, entry.render(), duplicate[0], f"{duplicate[1]}:{duplicate[2]}")
     line = append_locked(path, entry.render() + "\n", header=f"# {day.isoformat()}\n\n")
     return Written(ws.rel(path), line, entry.render())
 
 
 def refresh_written(cfg: object, paths: list[str]) -> str:
     """Re-index the files a writer just touched, without waiting for another writer: "indexed",
-    "" when no collection holds them, or a one-line reason (the index is busy, not built yet)."""
+    "" when the collections holding them are not indexed yet (the next `qmem index` builds them),
+    or a one-line reason starting "not" (no collection holds them, the index is busy)."""
     from ..engine.sync import refresh_files
+
+    unheld = [p for p in paths if collection_holding(cfg, os.path.dirname(p)) is None]
+    if unheld:
+        return (f"not indexed: no collection holds {unheld[0]}, so search cannot find it "
+                "(qmem collection create NAME WORKSPACE)")
 
     try:
         done = refresh_files(cfg, paths)  # type: ignore[arg-type]
@@ -167,19 +175,25 @@ def _note(line: str, day: date) -> entries.Entry | None:
     return parsed
 
 
-def known_texts(ws: Workspace, day: date) -> list[str]:
-    """Entry texts already kept: today's and yesterday's logs, and the L1 topic files."""
-    texts: list[str] = []
+def known_entries(ws: Workspace, day: date) -> list[tuple[str, str, int]]:
+    """(text, path relative to the workspace, line) of every entry already kept: today's and
+    yesterday's logs, and the L1 topic files."""
+    found: list[tuple[str, str, int]] = []
     paths = [ws.daily_log(day), ws.daily_log(day - timedelta(days=1))]
     paths += ws.topic_files()
     for path in paths:
         text, _ = ws.read(path)
         lines = [bare(line) for line in raw_lines(text or "")]
-        for line, code in zip(lines, fences.fenced(lines)):
+        for number, (line, code) in enumerate(zip(lines, fences.fenced(lines)), 1):
             entry = None if code else entries.parse_line(line)
             if entry and entry.text:
-                texts.append(entry.text)
-    return texts
+                found.append((entry.text, ws.rel(path), number))
+    return found
+
+
+def known_texts(ws: Workspace, day: date) -> list[str]:
+    """The texts of `known_entries`: what flush and remember compare a new note with."""
+    return [text for text, _, _ in known_entries(ws, day)]
 
 
 def flush(ws: Workspace, text: str, *, day: date | None = None) -> FlushReport:

@@ -20,6 +20,7 @@ _ENTRY = re.compile(r"^(?P<indent>\s*)[-*+]\s+(?P<tags>(?:\[[^\]\n]{1,40}\]\s*)*
 _TAG = re.compile(r"\[([^\]\n]{1,40})\]")
 _REF = re.compile(r"\s*(?:→|->)\s*(\S+)\s*$")
 _NORMAL_DROP = re.compile(r"[^\w]+")
+_NUMBER = re.compile(r"\d+")
 
 
 class Entry:
@@ -132,9 +133,14 @@ def _features(text: str) -> set[str]:
 
 
 def similar(a: str, b: str, threshold: float = 0.8) -> bool:
-    """Same normalised text, or Jaccard similarity of words (CJK: character pairs) ≥ threshold."""
-    if normalise(a) == normalise(b):
+    """Same normalised text, or Jaccard similarity of words (CJK: character pairs) ≥ threshold
+    with the same numbers: `port 8080` and `port 9090` are two facts however alike the rest
+    (a changed number is what a correction usually is; dropping it as a duplicate loses it)."""
+    na, nb = normalise(a), normalise(b)
+    if na == nb:
         return True
+    if sorted(_NUMBER.findall(na)) != sorted(_NUMBER.findall(nb)):
+        return False
     fa, fb = _features(a), _features(b)
     if not fa or not fb:
         return False

@@ -29,8 +29,9 @@ PROVENANCE = re.compile(r"\s\((\d{4}-\d{2}-\d{2}(?:, \d{4}-\d{2}-\d{2})*)\) \[lo
 class Workspace:
     """The folder that holds MEMORY.md and memory/."""
 
-    def __init__(self, root: str | None = None) -> None:
-        self.root = os.path.abspath(os.path.expanduser(root or os.getcwd()))
+    def __init__(self, root: str) -> None:
+        self.root = os.path.abspath(os.path.expanduser(root))
+        self.source = ""  # which rule of `resolve` chose it ("" when built directly)
         self.memory_md = os.path.join(self.root, "MEMORY.md")
         self.memory_dir = os.path.join(self.root, "memory")
         self.domains = os.path.join(self.memory_dir, "domains")
@@ -130,16 +131,60 @@ class Workspace:
         return os.path.exists(os.path.join(self.domains, ".qmem-tree.json"))
 
 
-def resolve(explicit: str | None, memory_config: dict[str, object] | None = None) -> Workspace:
-    """--workspace, else $QMEM_WORKSPACE, else `[memory] workspace` in the config, else the current folder;
-    a named folder that does not exist is refused (writers would create it)."""
-    chosen = explicit or os.environ.get("QMEM_WORKSPACE") or (memory_config or {}).get("workspace")
-    ws = Workspace(str(chosen) if chosen else None)
-    if not os.path.isdir(ws.root):  # a typo must not become a new folder of memory
-        source = ("--workspace" if explicit else "$QMEM_WORKSPACE" if os.environ.get("QMEM_WORKSPACE")
-                  else "[memory] workspace")
-        raise BadInputError(f"workspace {ws.root} ({source}) is not a folder; create it first or fix the path")
-    return ws
+def resolve(explicit: str | None, cfg: object = None) -> Workspace:
+    """The one rule every command and face uses for where memory lives, first that applies:
+
+    1. `explicit` (--workspace / -w, or a command's workspace argument);
+    2. `$QMEM_WORKSPACE`;
+    3. `[memory] workspace` in the config;
+    4. the collection whose root holds the current folder (the innermost, when roots nest), so
+       `qmem remember` run anywhere inside an indexed workspace writes where it is indexed;
+    5. the current folder itself when it holds a MEMORY.md (a workspace not indexed yet).
+
+    A named folder that does not exist is refused (writers would create it), and so is a
+    current folder none of the rules claims: memory is never written into whatever folder
+    a command happens to run in (`memory/memory/…`, a stray `SESSION-STATE.md`)."""
+    extra = getattr(cfg, "extra", None) or {}
+    memory_config = extra.get("memory", {}) if isinstance(extra, dict) else {}
+    configured = memory_config.get("workspace") if isinstance(memory_config, dict) else None
+    for chosen, source in ((explicit, "--workspace"), (os.environ.get("QMEM_WORKSPACE"), "$QMEM_WORKSPACE"),
+                           (configured, "[memory] workspace")):
+        if chosen:
+            ws = Workspace(str(chosen))
+            if not os.path.isdir(ws.root):  # a typo must not become a new folder of memory
+                raise BadInputError(f"workspace {ws.root} ({source}) is not a folder; create it first or fix the path")
+            ws.source = source
+            return ws
+    here = os.getcwd()
+    holder = collection_holding(cfg, here)
+    if holder is not None:
+        ws = Workspace(holder[1])
+        ws.source = f"collection {holder[0]}"
+        return ws
+    if os.path.isfile(os.path.join(here, "MEMORY.md")):
+        ws = Workspace(here)
+        ws.source = "the current folder (it holds MEMORY.md)"
+        return ws
+    raise BadInputError(no_workspace_message(cfg, here))
+
+
+def collection_holding(cfg: object, folder: str) -> tuple[str, str] | None:
+    """(name, root) of the innermost collection whose root holds `folder` (or is it)."""
+    real = os.path.realpath(folder)
+    best: tuple[str, str] | None = None
+    for coll in (getattr(cfg, "collections", None) or {}).values():
+        root = os.path.realpath(coll.path)
+        if is_inside(root, real) and (best is None or len(root) > len(os.path.realpath(best[1]))):
+            best = (coll.name, coll.path)
+    return best
+
+
+def no_workspace_message(cfg: object, here: str) -> str:
+    """One line: why there is no workspace, and the ways to name one."""
+    roots = sorted(c.path for c in (getattr(cfg, "collections", None) or {}).values())
+    example = f" (e.g. -w {roots[0]})" if len(roots) == 1 else ""
+    return (f"no workspace: {here} is in no collection and holds no MEMORY.md; run inside a workspace, "
+            f"give -w DIR{example}, or set $QMEM_WORKSPACE or [memory] workspace in the config")
 
 
 def without_block(lines: list[str], start: str, end: str) -> list[str]:

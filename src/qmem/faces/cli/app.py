@@ -261,9 +261,18 @@ def mcp_cmd(
                      help="Bearer token every HTTP request must carry (prefer $QMEM_MCP_TOKEN: argv is visible).")
     ] = None,
     workspace: memory_cmds.WorkspaceOpt = None,
+    print_config: Annotated[
+        Optional[str],
+        typer.Option("--print-config", metavar="CLIENT",
+                     help="Print a ready entry for claude (Claude Code), claude-desktop, cursor or openclaw, "
+                          "with absolute paths, instead of serving."),
+    ] = None,
 ) -> None:
     """Serve memory_search, memory_get, memory_boot, memory_remember, memory_forget, memory_status over MCP."""
     def action() -> None:
+        if print_config is not None:
+            _print_mcp_config(ctx, print_config, workspace)
+            return
         from ..mcp import serve
 
         def announce(line: str) -> None:
@@ -274,6 +283,20 @@ def mcp_cmd(
               token=token or None, announce=announce)
 
     finish(action)
+
+
+def _print_mcp_config(ctx: typer.Context, client: str, workspace: str | None) -> None:
+    """The entry on stdout (to pipe or paste), where it goes on stderr."""
+    from ...base.errors import BadInputError
+    from ...memory.workspace import resolve
+    from ..mcp_config import CLIENTS, client_config
+
+    if client not in CLIENTS:
+        raise BadInputError(f"unknown client {client!r}: use {', '.join(CLIENTS)}")
+    cfg = load(ctx)
+    entry, where = client_config(client, cfg.file, resolve(workspace, cfg).root)
+    emit(entry)
+    err(where)
 
 
 def _vector_status(cfg, names: list[str]) -> dict:  # noqa: ANN001

@@ -1,7 +1,8 @@
 """The daily memory commands: boot, remember, flush, state, distill, janitor, maintain, protocol.
 
-Each one resolves the workspace (--workspace, $QMEM_WORKSPACE, `[memory] workspace`, else the
-current folder), calls one function of qmem.memory and renders its result.
+Each one resolves the workspace with `qmem.memory.workspace.resolve` (--workspace,
+$QMEM_WORKSPACE, `[memory] workspace`, the collection holding the current folder, a MEMORY.md
+here; else a one-line refusal), calls one function of qmem.memory and renders its result.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from .options import JsonOpt, QuietOpt, finish, load, table
 WorkspaceOpt = Annotated[
     Optional[str],
     typer.Option("--workspace", "-w", metavar="DIR",
-                 help="Folder holding MEMORY.md and memory/ (default: $QMEM_WORKSPACE, [memory] workspace, or here)."),
+                 help="Folder holding MEMORY.md and memory/ (default: $QMEM_WORKSPACE, [memory] workspace, the collection holding the current folder, or here if it holds MEMORY.md)."),
 ]
 
 LogDateOpt = Annotated[Optional[str], typer.Option("--date", metavar="DATE", help="Which daily log (default today).")]
@@ -39,7 +40,7 @@ def _day(value: str | None, name: str) -> date | None:
 def _ws(cfg, explicit: str | None):  # noqa: ANN001, ANN202
     from ...memory.workspace import resolve
 
-    return resolve(explicit, table(cfg, "memory"))
+    return resolve(explicit, cfg)
 
 
 def boot_cmd(
@@ -80,7 +81,10 @@ def remember_cmd(
     workspace: WorkspaceOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Append one typed entry to today's memory/YYYY-MM-DD.md; prints path:line."""
+    """Append one typed entry to today's memory/YYYY-MM-DD.md; prints path:line.
+
+    A fact already kept (today's or yesterday's log, a topic file) is not written twice: the
+    output names where it is."""
     def action() -> None:
         from .. import render
         from ...memory import daily
@@ -96,6 +100,9 @@ def remember_cmd(
             return
         written = daily.remember(ws, text, type_=type_, priority=priority, expire=expire, ref=ref,
                                  day=_day(day, "--date"))
+        if written.duplicate_at:  # nothing written: say where the same fact already is
+            emit(render.to_json(written.to_dict()) if as_json else render.duplicate_text(written))
+            return
         written.indexed = daily.refresh_written(cfg, [os.path.join(ws.root, written.path)])
         warn([written.indexed] if written.indexed.startswith("not") else [])
         emit(render.to_json(written.to_dict()) if as_json else f"{written.path}:{written.line}  {written.entry}")
@@ -116,6 +123,7 @@ def flush_cmd(
         from ...memory import daily
 
         cfg = load(ctx)
+        ws = _ws(cfg, workspace)  # before reading the notes: a refusal must not swallow them
         if source == "-":
             text = sys.stdin.read()
         else:
@@ -124,7 +132,6 @@ def flush_cmd(
                     text = handle.read()
             except (OSError, UnicodeDecodeError) as exc:
                 raise BadInputError(f"{source}: cannot read: {exc}") from None
-        ws = _ws(cfg, workspace)
         report = daily.flush(ws, text, day=_day(day, "--date"))
         if report.kept:
             report.indexed = daily.refresh_written(cfg, [os.path.join(ws.root, report.path)])
@@ -305,16 +312,24 @@ def maintain_cmd(
 
 
 def protocol_cmd(
+    ctx: typer.Context,
     skill: Annotated[bool, typer.Option("--skill", help="As a SKILL.md (OpenClaw / AgentSkills skill folder).")] = False,
+    workspace: WorkspaceOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Print the memory protocol to paste into the agent's AGENTS.md (or a SKILL.md)."""
-    from .. import render
-    from ...memory.protocol import protocol
-    from ...memory.protocol import skill as skill_text
+    """Print the memory protocol to paste into the agent's AGENTS.md (or a SKILL.md).
 
-    text = skill_text() if skill else protocol()
-    emit(render.to_json({"text": text}) if as_json else text)
+    Its commands name the workspace (-w DIR), so they work wherever the agent's shell runs."""
+    def action() -> None:
+        from .. import render
+        from ...memory.protocol import protocol
+        from ...memory.protocol import skill as skill_text
+
+        root = _ws(load(ctx), workspace).root
+        text = skill_text(root) if skill else protocol(root)
+        emit(render.to_json({"text": text}) if as_json else text)
+
+    finish(action)
 
 
 def register(app: typer.Typer) -> None:

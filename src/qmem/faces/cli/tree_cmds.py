@@ -7,6 +7,7 @@ from typing import Annotated, Optional
 import typer
 
 from .common import emit, warn
+from .memory_cmds import _ws
 from .options import JsonOpt, finish, load, table
 
 tree_app = typer.Typer(
@@ -15,7 +16,7 @@ tree_app = typer.Typer(
     rich_markup_mode=None,
 )
 
-WorkspaceArg = Annotated[Optional[str], typer.Argument(help="Folder holding MEMORY.md and memory/ (default: the current one).")]
+WorkspaceArg = Annotated[Optional[str], typer.Argument(help="Folder holding MEMORY.md and memory/ (default: as --workspace of the memory commands).")]
 BudgetOpt = Annotated[Optional[int], typer.Option("--root-budget", metavar="TOKENS", min=50, help="Token budget of the root index (default: 400, or 12% of a smaller MEMORY.md, at least 200).")]
 
 
@@ -47,7 +48,7 @@ def tree_migrate(
 ) -> None:
     """Split MEMORY.md into memory/domains/<domain>/<leaf>.md with branch and root indexes."""
     _tree(ctx, as_json, lambda tree, cfg: tree.migrate(
-        tree.Workspace(workspace), table(cfg, "tree"), dry_run=dry_run, force=force, min_tokens=min_tokens,
+        _ws(cfg, workspace), table(cfg, "tree"), dry_run=dry_run, force=force, min_tokens=min_tokens,
         root_budget=root_budget, config_file=cfg.file, explain=explain))
 
 
@@ -61,7 +62,7 @@ def tree_reindex(
     """Regenerate the _index.md files and the root from the leaves on disk; never moves leaves.
 
     Sections appended to MEMORY.md since are moved into new leaves (named in the output)."""
-    _tree(ctx, as_json, lambda tree, cfg: tree.reindex(tree.Workspace(workspace), root_budget=root_budget,
+    _tree(ctx, as_json, lambda tree, cfg: tree.reindex(_ws(cfg, workspace), root_budget=root_budget,
                                                        tree_config=table(cfg, "tree"), config_file=cfg.file))
 
 
@@ -73,10 +74,10 @@ def tree_rollback(
     as_json: JsonOpt = False,
 ) -> None:
     """Restore the original MEMORY.md byte for byte; remove only what migrate created."""
-    _tree(ctx, as_json, lambda tree, cfg: tree.rollback(tree.Workspace(workspace), force=force))
+    _tree(ctx, as_json, lambda tree, cfg: tree.rollback(_ws(cfg, workspace), force=force))
 
 
 @tree_app.command("stats")
 def tree_stats(ctx: typer.Context, workspace: WorkspaceArg = None, as_json: JsonOpt = False) -> None:
     """Boot tokens before → after, files and tokens per domain, the costliest read, leaves too big."""
-    _tree(ctx, as_json, lambda tree, cfg: tree.stats(tree.Workspace(workspace), table(cfg, "tree")))
+    _tree(ctx, as_json, lambda tree, cfg: tree.stats(_ws(cfg, workspace), table(cfg, "tree")))
