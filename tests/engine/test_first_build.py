@@ -16,7 +16,7 @@ from ..reliability.test_concurrency_and_kills import setup_collection
 BUILDER = """
 import os, sys, time
 from qmem.base import config
-from qmem.backends.tantivy import index, writer
+from qmem.backends.tantivy import index, refresh, writer
 from qmem.engine import sync
 point, ready, stop = sys.argv[1:4]
 
@@ -26,12 +26,12 @@ def hold():
         time.sleep(0.02)
 
 if point == "before-open":  # the write lock taken, no index folder yet
-    real_inspect = sync.inspect
-    def inspect(data_dir):
-        assert not os.path.exists(os.path.join(index.tantivy_dir(data_dir), "meta.json"))
+    real_health = refresh.TantivyWriter.health
+    def health(self):
+        assert not os.path.exists(os.path.join(index.tantivy_dir(self.data_dir), "meta.json"))
         hold()
-        return real_inspect(data_dir)
-    sync.inspect = inspect
+        return real_health(self)
+    refresh.TantivyWriter.health = health
 else:  # documents added, nothing committed: an empty index exists
     real_add = writer.Writer.add_sections
     def add(self, *args):

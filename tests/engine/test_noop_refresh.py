@@ -18,7 +18,7 @@ from ..conftest import PYTHON, subprocess_env
 from ..helpers import index_snapshot
 from .test_self_heal import DAMAGE, segment_file
 
-NOT_ON_A_NO_OP = ["tantivy", "qmem.backends.tantivy.index", "json", "re", "enum", "qmem.text.markdown", "typer", "collections.abc"]
+NOT_ON_A_NO_OP = ["tantivy", "qmem.backends.tantivy.index", "qmem.backends.tantivy.searcher", "json", "re", "enum", "qmem.text.markdown", "typer", "collections.abc"]
 PROBE = """
 import sys
 from qmem.__main__ import main

@@ -12,6 +12,8 @@ import tantivy
 
 from qmem.base import config
 from qmem.backends.tantivy import index
+from qmem.backends.tantivy.searcher import open_reader, stored_fields
+from qmem.text.record import body_hash
 from qmem.engine import parallel, search, sync
 
 from ..helpers import index_snapshot
@@ -50,7 +52,7 @@ def _build(tmp_path, monkeypatch, name: str, root: str, workers: int):
 
 
 def _terms(data_dir: str, field: str, words: list[str]) -> list[int]:
-    searcher = index.open_reader(data_dir).searcher()
+    searcher = open_reader(data_dir).searcher()
     return [searcher.doc_freq(field, w) for w in words]
 
 
@@ -85,7 +87,7 @@ def test_a_full_refresh_by_workers_replaces_every_section_once(tmp_path, monkeyp
     report = sync.refresh(cfg, full=True)
     assert report.collections[0].full and report.collections[0].sections == len(first)
     assert index_snapshot(cfg.data_dir) == first
-    assert index.open_reader(cfg.data_dir).searcher().num_docs == len(first)
+    assert open_reader(cfg.data_dir).searcher().num_docs == len(first)
 
 
 @pytest.mark.parametrize("worker", ["/bin/false", "garbage"])
@@ -141,7 +143,7 @@ def test_worker_refresh_of_touched_files_only_hashes_them(tmp_path, monkeypatch)
     os.utime(paths[5], (PAST + 90, PAST + 90))
     handed = []
     real = parallel.prepared
-    monkeypatch.setattr(parallel, "prepared", lambda coll, items, workers: handed.append(items) or real(coll, items, workers))
+    monkeypatch.setattr(parallel, "prepared", lambda coll, items, workers, preparer: handed.append(items) or real(coll, items, workers, preparer))
     report = sync.refresh(cfg)
     c = report.collections[0]
     assert (c.added, c.changed, c.deleted, c.unchanged) == (0, 1, 0, 39)
@@ -160,9 +162,9 @@ def test_stored_meta_round_trips_every_field():
     (_, _, types, date, expires, meta), = index.prepare("main", "notes/a.md", [section])
     doc = tantivy.Document()
     doc.add_bytes("meta", meta)
-    fields = index.stored_fields(doc)
+    fields = stored_fields(doc)
     assert fields == {"collection": ["main"], "path": ["notes/a.md"], "anchor": ["b"], "heading": ["A › B"],
-                      "body_hash": [index.body_hash("text")], "types": ["!", "K"], "line_start": [3],
+                      "body_hash": [body_hash("text")], "types": ["!", "K"], "line_start": [3],
                       "line_end": [9], "body_line": [4], "date": [20260131], "expires": [20300101], "priority": [1]}
     assert (types, date, expires) == (["!", "K"], 20260131, 20300101)
 

@@ -86,7 +86,7 @@ def test_racy_file_is_rehashed_on_next_refresh(setup):
     os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
     report = sync.refresh(cfg)
     assert counts(report)[1] == 1
-    from qmem.backends.tantivy.index import body_hash
+    from qmem.text.record import body_hash
 
     assert body_hash("- [!] EDITED just now") in {row[6] for row in index_snapshot(cfg.data_dir)}
 

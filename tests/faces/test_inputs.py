@@ -132,10 +132,10 @@ def test_a_rust_panic_is_one_line_not_a_traceback(indexed, capsys):
     import tantivy
 
     from qmem.base import config
-    from qmem.backends.tantivy import index
+    from qmem.backends.tantivy.searcher import open_reader
     from qmem.faces.cli.common import guarded
 
-    idx = index.open_reader(config.load().data_dir)
+    idx = open_reader(config.load().data_dir)
 
     def panic() -> None:
         idx.searcher().search(tantivy.Query.all_query(), 18446744073709551615)

@@ -19,6 +19,9 @@ SEARCH_SPARES = ["re", "json", "enum", "functools", "collections"]
 # What only indexing needs: a search reads the index, never Markdown structure, the file tree
 # or the manifests (it only asks whether a collection has one).
 INDEXING = ["qmem.text.markdown", "qmem.engine.scan", "qmem.engine.manifest", "array"]
+# A search opens the index with backends/tantivy/searcher.py: never the schema, the writer or the protocols.
+WRITING = ["qmem.backends.tantivy.index", "qmem.backends.tantivy.writer", "qmem.backends.tantivy.refresh",
+           "qmem.backends.seam"]
 
 PROBE = """
 import sys
@@ -28,7 +31,7 @@ try:
 except SystemExit:
     pass
 sys.stderr.write("\\nLOADED=" + repr(sorted(m for m in HEAVY if m in sys.modules)))
-""".replace("HEAVY", repr(HEAVY + INDEXING + SEARCH_SPARES))  # the probe itself imports nothing (json would bring re)
+""".replace("HEAVY", repr(HEAVY + INDEXING + WRITING + SEARCH_SPARES))  # the probe itself imports nothing (json would bring re)
 
 
 def loaded(args: list[str]) -> list[str]:
@@ -93,7 +96,7 @@ def test_help_uses_typer_but_not_the_engine(indexed):
 
 def test_a_timer_refresh_skips_typer(indexed):
     """`qmem index -q` runs every minute from cron: the fast path, no Typer, no vector tier."""
-    assert [m for m in loaded(["index", "-q"]) if m not in INDEXING + SEARCH_SPARES + ["qmem.engine.sync"]] == []
+    assert [m for m in loaded(["index", "-q"]) if m not in INDEXING + WRITING + SEARCH_SPARES + ["qmem.engine.sync"]] == []
 
 
 def test_a_read_only_command_takes_the_c_datetime(indexed):

@@ -441,7 +441,7 @@ def test_flush_keeps_the_good_lines_and_names_the_bad_ones(tmp_path, cli, monkey
 def test_remember_then_search_finds_it_and_a_busy_index_is_said(cli, workspace, monkeypatch):
     from qmem.base import config
     from qmem.base.fsutil import FileLock
-    from qmem.backends.tantivy.index import lock_path
+    from qmem.base.layout import lock_path
     from qmem.memory import daily
     from qmem.memory.workspace import Workspace
 

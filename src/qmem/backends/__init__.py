@@ -1,9 +1,10 @@
 """Backends: where sections live. The config's [backend] table picks one; nothing outside
 this package asks which.
 
-`open_writer(cfg)` gives `sync` a refresh writer, `open_searcher(cfg)` gives `search` a
-searcher; both are the local Tantivy index unless `[backend] kind = "opensearch"`. The
-interfaces are in `base.py`, one module per engine beside it.
+`open_writer(cfg)` gives `sync` a refresh writer, `open_searcher(cfg)` gives searches, the
+vector tier and the health checks a searcher; both are the local Tantivy index unless
+`[backend] kind = "opensearch"`. The protocols are in `seam.py`, one package per engine
+beside it.
 """
 
 from __future__ import annotations
@@ -11,33 +12,28 @@ from __future__ import annotations
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..base.config import Config
-    from .seam import RefreshWriter, Searcher
+    from .seam import Searcher, Writer
 
-__all__ = ["SHARED_SCOPE", "Backend", "RefreshWriter", "Searcher", "StoredFile", "open_searcher",
-           "open_writer", "valid_scope"]
+__all__ = ["Searcher", "StoredFile", "Writer", "open_searcher", "open_writer"]
 
 
 def __getattr__(name: str) -> object:
-    """The interfaces and scope helpers, imported on first use: a search imports none of them."""
-    if name in ("Backend", "RefreshWriter", "Searcher", "StoredFile"):
-        from . import seam as base
+    """The protocols, imported on first use: a search imports none of them."""
+    if name in ("Searcher", "StoredFile", "Writer"):
+        from . import seam
 
-        return getattr(base, name)
-    if name == "valid_scope":
-        from ..base.backend_config import valid_scope
-
-        return valid_scope
-    if name == "SHARED_SCOPE":
-        from ..base.conventions import SHARED_SCOPE
-
-        return SHARED_SCOPE
+        return getattr(seam, name)
     raise AttributeError(name)
 
 
-def open_writer(cfg: Config, timeout: float | None = None) -> RefreshWriter:
+def _cluster(cfg: Config) -> bool:
+    return cfg.backend.get("kind") == "opensearch"
+
+
+def open_writer(cfg: Config, timeout: float | None = None) -> Writer:
     """The writer of one refresh (a context manager holding this config's lock)."""
     timeout = cfg.lock_timeout if timeout is None else timeout
-    if cfg.backend.get("kind") == "opensearch":
+    if _cluster(cfg):
         from .opensearch.backend import OpenSearchWriter
 
         return OpenSearchWriter(cfg, timeout)
@@ -46,11 +42,13 @@ def open_writer(cfg: Config, timeout: float | None = None) -> RefreshWriter:
     return TantivyWriter(cfg.data_dir, timeout)
 
 
-def open_searcher(cfg: Config, reader=None) -> Searcher:  # noqa: ANN001 - search.Reader
-    if cfg.backend.get("kind") == "opensearch":
+def open_searcher(cfg: Config) -> Searcher:
+    """A searcher of this config's index; it opens the index on first use, so creating one
+    costs nothing (a face may keep it open: see `Searcher.reload`)."""
+    if _cluster(cfg):
         from .opensearch.backend import OpenSearchSearcher
 
         return OpenSearchSearcher(cfg)
     from .tantivy.searcher import TantivySearcher
 
-    return TantivySearcher(cfg.data_dir, reader)
+    return TantivySearcher(cfg.data_dir)

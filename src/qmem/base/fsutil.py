@@ -286,6 +286,29 @@ def read_inside(root: str, path: str) -> bytes:
         os.close(fd)
 
 
+class Files:
+    """Each file's lines, read once (per search, per embed): the index stores no text, the
+    file is the truth."""
+
+    def __init__(self) -> None:
+        self._cache: dict[str, list[str] | None] = {}
+
+    def lines(self, path: str, root: str | None = None) -> list[str] | None:
+        """The file's lines; None when it is gone, unreadable, not text, or (given `root`) the
+        file actually opened is outside `root` (a folder swapped for a link meanwhile)."""
+        if path not in self._cache:
+            try:
+                if root is not None:
+                    text = decode_text(read_inside(root, path))
+                else:
+                    with open(path, "rb") as handle:
+                        text = decode_text(handle.read())
+                self._cache[path] = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+            except (OSError, UnicodeDecodeError, UnsafePathError):
+                self._cache[path] = None
+        return self._cache[path]
+
+
 def _opened_path(fd: int, path: str, st: os.stat_result) -> str | None:
     """Where the open file `fd` really is: /proc/self/fd on Linux; elsewhere the resolved
     `path`, trusted only when it is still the very file opened (same device and inode)."""
@@ -384,3 +407,18 @@ def _glob_class(pattern: str, i: int) -> tuple[str, int] | None:
     if negate:
         return "[^/" + "".join(items) + "]", end
     return "[" + "".join(items) + "]", end
+
+
+def unusable_path(path: str, exc: OSError) -> str:
+    """One line saying what stands in the way of using `path` and exactly what to remove."""
+    probe_path = path
+    while probe_path and probe_path != os.path.dirname(probe_path):
+        if os.path.lexists(probe_path):
+            break
+        probe_path = os.path.dirname(probe_path)
+    if probe_path == path and os.path.isdir(path) and path.endswith(".lock"):
+        return f"{path} is a folder where qmem keeps its lock file; remove it (rm -r '{path}') and retry"
+    if os.path.lexists(probe_path) and not os.path.isdir(probe_path) and probe_path != path:
+        return (f"{probe_path} is a file where qmem needs a folder for its index data; remove or move it, "
+                f"or set QMEM_DATA / data_dir to another folder")
+    return f"cannot use {path}: {exc.strerror or exc}"

@@ -93,6 +93,43 @@ def stale_versions(data_dir: str) -> list[str]:
     return sorted(n for n in names if _is_version(n) and n != current)
 
 
+def remove_stale_versions(data_dir: str) -> list[str]:
+    """Drop a config's index folders of other schema versions: the index is a cache rebuilt
+    from the Markdown files. Their vectors are not (embedding costs minutes) and are keyed by
+    section content, whatever the schema: a collection's vectors move to the current folder
+    unless it has its own."""
+    import shutil
+
+    removed = stale_versions(data_dir)
+    for name in removed:
+        old_vectors = os.path.join(data_dir, name, "vectors")
+        new_vectors = os.path.join(version_dir(data_dir), "vectors")
+        try:
+            collections = [c for c in os.listdir(old_vectors) if os.path.isdir(os.path.join(old_vectors, c))]
+        except OSError:
+            collections = []
+        for coll in collections:
+            if not os.path.lexists(os.path.join(new_vectors, coll)):
+                try:
+                    os.makedirs(new_vectors, exist_ok=True)
+                    os.replace(os.path.join(old_vectors, coll), os.path.join(new_vectors, coll))
+                except OSError:
+                    pass  # left behind, removed with the old folder: the next embed rebuilds it
+        shutil.rmtree(os.path.join(data_dir, name), ignore_errors=True)
+    return removed
+
+
+def first_build_running(data_dir: str, collections: list[str]) -> bool:
+    """True while another process builds this config's index for the first time: it holds the
+    write lock and none of `collections` has a manifest yet, so nothing is committed to search
+    (on any backend: every refresh writes the manifests and takes this lock)."""
+    if any(os.path.exists(manifest_path(data_dir, name)) for name in collections):
+        return False
+    from .fsutil import lock_held
+
+    return lock_held(lock_path(data_dir))
+
+
 def dir_size(path: str) -> int:
     """Bytes of the regular files under `path`."""
     total = 0

@@ -12,8 +12,8 @@ import time
 from ..base import config as config_mod
 from . import manifest as manifests
 from ..base.config import Collection, Config
+from ..backends import open_searcher
 from ..base.errors import BadInputError
-from ..backends.tantivy.index import probe
 from ..base.layout import dir_size, legacy_versions, stale_versions, tantivy_dir
 from .scan import scan_columns
 from .sync import Progress, RefreshReport, refresh
@@ -182,7 +182,7 @@ def status(cfg: Config, names: list[str] | None = None) -> Status:
     return Status(
         cfg.file, cfg.data_dir, index_bytes, stale_versions(cfg.data_dir),
         [collection_status(cfg, c, index_bytes, total) for c in selected],
-        probe(cfg.data_dir), [os.path.join(cfg.data_root, v) for v in legacy_versions(cfg.data_root)],
+        open_searcher(cfg).health()[0], [os.path.join(cfg.data_root, v) for v in legacy_versions(cfg.data_root)],
     )
 
 

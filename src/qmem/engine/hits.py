@@ -10,9 +10,8 @@ import os
 from ..base.config import Config
 from ..base.conventions import is_archived
 from ..base.dates import iso_from_number
-from ..base.errors import UnsafePathError
-from ..base.fsutil import decode_text, read_inside
-from ..backends.tantivy.index import body_hash
+from ..base.fsutil import Files
+from ..text.record import body_hash
 from ..text.snippets import Snippet, make_snippet
 
 
@@ -136,28 +135,6 @@ def build_hit(cfg: Config, doc: dict, score: float, units: list[tuple[str, ...]]
         body_line=body_line,
         stale=stale,
     )
-
-
-class Files:
-    """Each hit's file read once per search; the index stores no text, the file is the truth."""
-
-    def __init__(self) -> None:
-        self._cache: dict[str, list[str] | None] = {}
-
-    def lines(self, path: str, root: str | None = None) -> list[str] | None:
-        """The file's lines; None when it is gone, unreadable, not text, or (given `root`) the
-        file actually opened is outside `root` (a folder swapped for a link meanwhile)."""
-        if path not in self._cache:
-            try:
-                if root is not None:
-                    text = decode_text(read_inside(root, path))
-                else:
-                    with open(path, "rb") as handle:
-                        text = decode_text(handle.read())
-                self._cache[path] = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-            except (OSError, UnicodeDecodeError, UnsafePathError):
-                self._cache[path] = None
-        return self._cache[path]
 
 
 def _relocate(lines: list[str], anchor: str, line_start: int, line_end: int) -> tuple[int, int, int, str]:

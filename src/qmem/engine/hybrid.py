@@ -17,12 +17,16 @@ from ..vector import numpy as np  # the tier names its extra when numpy is missi
 
 from ..text import query as query_mod
 from . import search as search_mod
+from ..backends import open_searcher
 from ..base.config import Config
 from ..base.errors import QmemError
-from ..backends.tantivy.index import open_reader
-from .search import Files, Hit, Reader, SearchOptions, build_form, build_hit, copies, ranked_docs, real_roots
+from .search import Files, Hit, SearchOptions, build_form, build_hit, copies, ranked_docs, real_roots
 from ..vector import store
 from ..vector.models import Embedder
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..backends.seam import Searcher
 
 RRF_K = 60
 BM25_WEIGHT = 1.0
@@ -88,13 +92,12 @@ def ranked_vectors(cfg: Config, text: str, options: SearchOptions, model: Embedd
 
 
 def _hits(cfg: Config, ranked: list[tuple[float, dict]], text: str, options: SearchOptions,
-          ranks: dict[tuple, dict] | None = None, reader: Reader | None = None,
+          ranks: dict[tuple, dict] | None = None, searcher: Searcher | None = None,
           seen: set[tuple[str, int]] | None = None) -> list[Hit]:
     form = build_form(text, options)
     units = form.highlight_units()
     try:  # snippets weigh the query's words by their rarity, as `qmem search` does
-        index = reader.index() if reader is not None else open_reader(cfg.data_dir)
-        unit_weights: list[float] | None = search_mod.unit_weights(index.searcher(), index.schema, form)
+        unit_weights: list[float] | None = search_mod.unit_weights(searcher or open_searcher(cfg), form, cfg.sees)
     except (QmemError, ValueError):
         unit_weights = None
     files = Files()
@@ -119,10 +122,11 @@ def _hits(cfg: Config, ranked: list[tuple[float, dict]], text: str, options: Sea
     return hits
 
 
-def vsearch(cfg: Config, text: str, options: SearchOptions, model: Embedder, reader: Reader | None = None) -> list[Hit]:
-    """Nearest sections by embedding alone (`reader`: an index a long-lived process keeps open)."""
+def vsearch(cfg: Config, text: str, options: SearchOptions, model: Embedder,
+            searcher: Searcher | None = None) -> list[Hit]:
+    """Nearest sections by embedding alone (`searcher`: one a long-lived process keeps open)."""
     wanted = options.limit * 2 * copies(cfg, options.collections)
-    return _hits(cfg, ranked_vectors(cfg, text, options, model, wanted), text, options, reader=reader)
+    return _hits(cfg, ranked_vectors(cfg, text, options, model, wanted), text, options, searcher=searcher)
 
 
 def _key(doc: dict) -> tuple:
@@ -165,7 +169,7 @@ def weights(cfg: Config) -> dict[str, float]:
     return out
 
 
-def hybrid(cfg: Config, text: str, options: SearchOptions, model: Embedder, reader: Reader | None = None,
+def hybrid(cfg: Config, text: str, options: SearchOptions, model: Embedder, searcher: Searcher | None = None,
            **overrides: float) -> list[Hit]:
     """BM25 and vectors, fused; each hit carries both component ranks.
 
@@ -180,8 +184,9 @@ def hybrid(cfg: Config, text: str, options: SearchOptions, model: Embedder, read
     settings["k"] = int(settings["k"])
     form = build_form(text, options)
     depth = max(DEPTH, options.limit * 3) * copies(cfg, options.collections)
-    bm25_hits = search_mod.search(cfg, text, options, reader)  # what BM25 alone answers, snippets included
-    bm25 = ranked_docs(cfg, form, depth, reader)
+    searcher = searcher or open_searcher(cfg)
+    bm25_hits = search_mod.search(cfg, text, options, searcher)  # what BM25 alone answers, snippets included
+    bm25 = ranked_docs(cfg, form, depth, searcher)
     dense = ranked_vectors(cfg, text, options, model, depth)
     fused, ranks = fuse(bm25, dense, **settings)  # type: ignore[arg-type]
 
@@ -202,5 +207,5 @@ def hybrid(cfg: Config, text: str, options: SearchOptions, model: Embedder, read
         fill.limit, fill.min_score = options.limit - len(held), None
         roots = real_roots(cfg)
         shown = {(os.path.join(roots.get(h.collection, ''), h.path), h.line_start) for h in held}
-        more = _hits(cfg, rest, text, fill, ranks, reader, shown)
+        more = _hits(cfg, rest, text, fill, ranks, searcher, shown)
     return (held + more)[:options.limit]

@@ -3,8 +3,11 @@
 Tantivy indexes on its own threads, but everything before it is Python: reading and hashing
 a file, parsing its Markdown, making each section's terms and stored meta — about two thirds
 of a full build's CPU, all of it under one GIL. Worker processes do that part for chunks of
-files while the main process only hands finished documents to Tantivy, so a build uses every
-core. Results come back in file order, so the index is the same as a one-process build's.
+files while the main process only hands finished documents to the index, so a build uses
+every core. Results come back in file order, so the index is the same as a one-process
+build's. What a worker makes of a file's sections is the backend's business: the writer
+names its `preparer` ("module:function"), which workers import and call; this module knows
+no engine.
 
 Workers are plain `python -m qmem.engine.parallel` children talking marshalled frames over their
 stdin/stdout, not `multiprocessing`: that would re-run the caller's main script in each
@@ -20,7 +23,7 @@ import struct
 import subprocess
 import sys
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from .scan import FileInfo
 
@@ -63,11 +66,17 @@ def worker_count(files: list[FileInfo]) -> int:
     return min(count, 8)
 
 
-def prepare_chunk(collection: str, items: list[Item]) -> list[Result]:
+def preparer_function(preparer: str) -> Callable[[str, str, list], list]:
+    """The function a writer's `preparer` ("package.module:function") names."""
+    module, _, name = preparer.partition(":")
+    return getattr(__import__(module, fromlist=[name]), name)
+
+
+def prepare_chunk(preparer: str, collection: str, items: list[Item]) -> list[Result]:
     """Read, hash and (when the digest changed) parse and prepare each file of a chunk."""
-    from ..backends.tantivy.index import prepare
     from .reading import read_sections
 
+    prepare = preparer_function(preparer)
     out: list[Result] = []
     for rel, abs_path, size, old_digest in items:
         read = read_sections(FileInfo(rel, abs_path, size, 0))
@@ -122,9 +131,9 @@ def _receive(stream: BinaryIO) -> object:
     return _decode(data)
 
 
-def prepared(collection: str, items: list[Item], workers: int) -> Iterator[Result]:
+def prepared(collection: str, items: list[Item], workers: int, preparer: str) -> Iterator[Result]:
     """`prepare_chunk`'s results for every item, in order, computed by `workers` processes
-    (or here, from the first chunk a worker failed on)."""
+    (or here, from the first chunk a worker failed on) with the writer's `preparer`."""
     chunks = list(_chunks(items))
     procs: list[subprocess.Popen] = []
     try:
@@ -142,7 +151,7 @@ def prepared(collection: str, items: list[Item], workers: int) -> Iterator[Resul
         nonlocal next_chunk
         while not broken and next_chunk < len(chunks) and len(sent) < len(procs) * IN_FLIGHT_PER_WORKER:
             proc = procs[next_chunk % len(procs)]
-            _send(proc.stdin, (collection, chunks[next_chunk]))
+            _send(proc.stdin, (preparer, collection, chunks[next_chunk]))
             sent.append((next_chunk, proc))
             next_chunk += 1
 
@@ -160,7 +169,7 @@ def prepared(collection: str, items: list[Item], workers: int) -> Iterator[Resul
                     broken = True
                     results = None
             if results is None:
-                results = prepare_chunk(collection, chunk)
+                results = prepare_chunk(preparer, collection, chunk)
             yield from results
     finally:
         _stop(procs)
@@ -185,16 +194,16 @@ def _stop(procs: list[subprocess.Popen]) -> None:
 
 
 def _serve(stdin: BinaryIO, stdout: BinaryIO) -> None:
-    """A worker: answer each (collection, chunk) request with its results until end of input."""
+    """A worker: answer each (preparer, collection, chunk) request with its results until end of input."""
     import gc
 
     gc.disable()  # short-lived and acyclic: the collector would only cost time
     while True:
         try:
-            collection, chunk = _receive(stdin)
+            preparer, collection, chunk = _receive(stdin)
         except EOFError:
             return
-        _send(stdout, prepare_chunk(collection, chunk))
+        _send(stdout, prepare_chunk(preparer, collection, chunk))
 
 
 if __name__ == "__main__":

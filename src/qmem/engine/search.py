@@ -1,7 +1,8 @@
 """Search: user text and filters → ranked Hit records with line-anchored snippets.
 
-Filters (`collections`, `types`, `since`/`until`, `path`) are part of the Tantivy query, so
-`-n 10` means ten matching hits, not ten hits of which some are then dropped.
+Filters (`collections`, `types`, `since`/`until`, `path`) are part of the backend's query, so
+`-n 10` means ten matching hits, not ten hits of which some are then dropped. The backend is
+reached only through the seam (`backends.open_searcher`, `backends.seam.Searcher`).
 """
 
 from __future__ import annotations
@@ -14,8 +15,6 @@ from ..base.config import MAX_LIMIT, Config
 from ..base.errors import BadInputError, IndexCorruptError
 from ..base.fsutil import glob_to_regex
 from ..backends import open_searcher
-from ..backends.tantivy.index import open_reader, path_regex_problem, probe
-from ..base.layout import tantivy_dir
 from ..base.conventions import parse_type
 from ..base.dates import day_from_number, day_number
 from .hits import Files, Hit, build_hit  # noqa: F401 - re-exported: callers import them from search
@@ -24,6 +23,8 @@ from ..text.snippets import Snippet
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up cost)
 if TYPE_CHECKING:
     from datetime import date
+
+    from ..backends.seam import Searcher
 
 _RETRIES = 5
 # A section from a day the question names scores (1 + DATE_PRIOR) times its BM25 score.
@@ -91,11 +92,14 @@ def parse_day(value: str, today: date | None = None) -> int:
 def path_filter_regex(glob: str) -> str:
     """A path glob as an anchored regex; a glob without '/' matches in any folder."""
     regex = glob_to_regex(glob)
-    regex = regex if "/" in glob else f"(?:.*/)?{regex}"
-    problem = path_regex_problem(regex)
+    return regex if "/" in glob else f"(?:.*/)?{regex}"
+
+
+def check_path_filter(searcher: Searcher, glob: str | None, form: query_mod.QueryForm) -> None:
+    """BadInputError when the backend cannot run the --path glob's regex (too complex)."""
+    problem = searcher.path_problem(form.path_regex) if glob and form.path_regex else None
     if problem:
         raise BadInputError(f"--path {glob!r}: the index cannot use this glob ({problem}); simplify it")
-    return regex
 
 
 _DATE_HINTS = ("today", "yesterday", "tonight", "ago", "last", "this", "past", "previous", "week", "month", "year",
@@ -152,46 +156,30 @@ def build_form(text: str, options: SearchOptions) -> query_mod.QueryForm:
     return form
 
 
-class Reader:
-    """An index kept open between searches (a long-running face such as the MCP server).
-
-    Each search reloads it to see the latest commit; a failure reopens it from disk."""
-
-    def __init__(self, data_dir: str) -> None:
-        self.data_dir = data_dir
-        self._index = None
-
-    def index(self):  # noqa: ANN201 - tantivy.Index
-        if self._index is None:
-            self._index = open_reader(self.data_dir)
-        else:
-            self._index.reload()
-        return self._index
-
-    def forget(self) -> None:
-        self._index = None
-
-
-def search(cfg: Config, text: str, options: SearchOptions | None = None, reader: Reader | None = None) -> list[Hit]:
-    """Ranked hits for `text` across the selected collections (all by default)."""
+def search(cfg: Config, text: str, options: SearchOptions | None = None,
+           searcher: Searcher | None = None) -> list[Hit]:
+    """Ranked hits for `text` across the selected collections (all by default). `searcher`:
+    one a long-lived face keeps open between searches (`backends.open_searcher`)."""
     options = options or SearchOptions()
     check_limit(options.limit)
     cfg.select(options.collections)  # unknown names fail before touching the index
     form = build_form(text, options)
+    searcher = searcher or open_searcher(cfg)
+    check_path_filter(searcher, options.path, form)
     last_error: Exception | None = None
     for attempt in range(_RETRIES):
         try:
-            return _run(cfg, form, options, reader)
+            searcher.reload()  # a searcher kept open sees the latest commit
+            return _run(cfg, form, options, searcher)
         except ValueError as exc:
             # A refresh in another process may delete a segment between our reading
             # meta.json and opening the segment; the next attempt sees the new commit.
             last_error = exc
-            if reader is not None:
-                reader.forget()
+            searcher.close()
             time.sleep(0.02 * (attempt + 1))
-    problem = probe(cfg.data_dir)  # still failing: a damaged index, or a query the engine refuses
+    problem = searcher.health()[0]  # still failing: a damaged index, or a query the engine refuses
     if problem:
-        raise IndexCorruptError(f"the index in {tantivy_dir(cfg.data_dir)} is damaged ({problem})")
+        raise IndexCorruptError(f"the index in {searcher.location} is damaged ({problem})")
     raise last_error  # type: ignore[misc]
 
 
@@ -225,16 +213,15 @@ def check_limit(limit: int) -> None:
 
 
 def ranked_docs(cfg: Config, form: query_mod.QueryForm, limit: int,
-                reader: Reader | None = None) -> list[tuple[float, dict]]:
+                searcher: Searcher | None = None) -> list[tuple[float, dict]]:
     """(BM25 score, stored fields) of the best `limit` sections for a query form."""
-    return _ranked(cfg, form, limit, reader)[0]
+    return _ranked(cfg, form, limit, searcher or open_searcher(cfg))[0]
 
 
 def _ranked(cfg: Config, form: query_mod.QueryForm, limit: int,
-            reader: Reader | None = None) -> tuple[list[tuple[float, dict]], list[float]]:
+            searcher: Searcher) -> tuple[list[tuple[float, dict]], list[float]]:
     """The best sections the config's scopes may see and the weight of each highlight unit
     (see `unit_weights`), from whichever backend the config names."""
-    searcher = open_searcher(cfg, reader)
     docs = searcher.search(form, cfg.sees, limit)
     for low, high in form.date_priors:  # sections of the named days compete even when the text ranks them low
         dated = form.within(low, high)
@@ -243,28 +230,24 @@ def _ranked(cfg: Config, form: query_mod.QueryForm, limit: int,
             listing = dated.within(low, high)
             listing.should, listing.must = [], []  # the named days' sections, whatever their words
             docs.extend((0.0, doc) for _, doc in searcher.search(listing, cfg.sees, limit))
-    return docs, searcher.weights(form, unit_weights) if docs else []
+    return docs, unit_weights(searcher, form, cfg.sees) if docs else []
 
 
-def unit_weights(searcher, schema, form: query_mod.QueryForm) -> list[float]:  # noqa: ANN001 - tantivy
-    """Each highlight unit's BM25 IDF in the index (a phrase by the sections that hold it),
-    times its query boost: what a snippet line earns for holding it."""
+def unit_weights(searcher: Searcher, form: query_mod.QueryForm, scopes: list[str]) -> list[float]:
+    """Each highlight unit's BM25 IDF among the sections the scopes may see (a phrase counted
+    by the sections that hold it), times its query boost: what a snippet line earns for
+    holding it. Empty when the backend has no cheap counts (snippets weigh units alike)."""
+    units = [*form.should, *form.must]
+    counts = searcher.frequencies(units, scopes)
+    if counts is None:
+        return []
     import math
 
-    from ..backends.tantivy.index import unit_query
-
-    total = max(1, searcher.num_docs)
-    weights = []
-    for unit in [*form.should, *form.must]:
-        if len(unit.tokens) == 1:
-            df = searcher.doc_freq("body", unit.tokens[0])
-        else:
-            df = searcher.search(unit_query(schema, "body", unit.tokens), 1, count=True).count
-        weights.append(math.log(1 + (total - df + 0.5) / (df + 0.5)) * unit.boost)
-    return weights
+    total = max(1, counts[0])
+    return [math.log(1 + (total - df + 0.5) / (df + 0.5)) * unit.boost for unit, df in zip(units, counts[1])]
 
 
-def _run(cfg: Config, form: query_mod.QueryForm, options: SearchOptions, reader: Reader | None = None) -> list[Hit]:
+def _run(cfg: Config, form: query_mod.QueryForm, options: SearchOptions, searcher: Searcher) -> list[Hit]:
     """Top sections; a date named in the query and `--recency` re-weigh each hit on its own
     (a hit's score never depends on the other hits or on a filter)."""
     units = form.highlight_units()
@@ -274,7 +257,7 @@ def _run(cfg: Config, form: query_mod.QueryForm, options: SearchOptions, reader:
     pool *= copies(cfg, form.collections)  # overlapping collections index a file more than once
     if options.budget:
         pool = max(pool, BUDGET_POOL)
-    docs, weights = _ranked(cfg, form, pool, reader)
+    docs, weights = _ranked(cfg, form, pool, searcher)
     now = day_number(today(options)) if priors else 0
     # a named day's section also earns half the weight of the query's best unit, so the day
     # shows up even when its words differ from the question's (the same for every hit)

@@ -13,16 +13,16 @@ import time
 from . import manifest as manifests
 from ..backends import open_writer
 from ..base.errors import DataFolderError, IndexCorruptError
-from ..base.layout import adopt, claim, legacy_versions, stale_versions, tantivy_dir, version_dir
+from ..base.fsutil import unusable_path
+from ..base.layout import claim, legacy_versions, remove_stale_versions, stale_versions, version_dir
 from .reading import MAX_FILE_BYTES, FileRead, read_sections  # noqa: F401 - re-exported
 from .scan import FileInfo, bad_name, scan_columns
-from ..backends.tantivy.writer import Writer, inspect, unusable_path
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
 
-    from ..backends import RefreshWriter
+    from ..backends import Writer
     from ..base.config import Collection, Config
 
     Progress = Callable[[int, int, str], None]
@@ -97,8 +97,6 @@ def refresh(
     except IndexCorruptError as exc:  # found only once Tantivy wrote to it: start again from nothing
         report = _refresh(cfg, names, full, progress, damaged=str(exc))
     if report.rebuilt_from:
-        from ..backends.tantivy.index import remove_stale_versions
-
         remove_stale_versions(cfg.data_dir)
     report.seconds = time.monotonic() - started
     return report
@@ -120,9 +118,8 @@ def _refresh(cfg: Config, names: list[str] | None, full: bool, progress: Progres
     report.rebuilt_from = stale_versions(cfg.data_dir)
     with open_writer(cfg) as writer:
         if writer.created and not manifests.stored_collections(cfg.data_dir):
-            report.adopted_from, report.adopted = _adopt_legacy(cfg)
-            writer.created = not os.path.exists(os.path.join(tantivy_dir(cfg.data_dir), "meta.json"))
-        problem, docs = (damaged, -1) if damaged else inspect(cfg.data_dir)
+            report.adopted_from, report.adopted = _adopt_legacy(cfg, writer)
+        problem, docs = (damaged, -1) if damaged else writer.health()
         loaded: dict[str, manifests.Manifest] = {}
         if not problem and docs >= 0 and not manifests.pending_intents(cfg.data_dir):
             # The manifests say what the index holds; when the counts disagree (a crash qmem
@@ -175,12 +172,13 @@ def _refresh(cfg: Config, names: list[str] | None, full: bool, progress: Progres
     return report
 
 
-def _adopt_legacy(cfg: Config) -> tuple[str, list[str]]:
+def _adopt_legacy(cfg: Config, writer: Writer) -> tuple[str, list[str]]:
     """The first refresh of a config with no data of its own reuses what the shared folder of
     an older qmem (`<data root>/v<N>`) holds for this config's collections (same name, same
     root): the whole index when its schema is current, else only the vectors (keyed by section
     content, so they stay valid; the index is rebuilt from the Markdown). Linked, never moved:
-    other configs that shared the folder keep it. Returns (folder, parts copied)."""
+    other configs that shared the folder keep it (`writer.adopt_legacy`). Returns (folder,
+    parts copied)."""
     own = os.path.realpath(version_dir(cfg.data_dir))
     for name in reversed(legacy_versions(cfg.data_root)):  # newest first
         folder = os.path.join(cfg.data_root, name)
@@ -190,10 +188,7 @@ def _adopt_legacy(cfg: Config) -> tuple[str, list[str]]:
         mine = sorted(c.name for c in cfg.collections.values() if roots.get(c.name) == c.path)
         if not mine:
             continue
-        from ..backends.tantivy.index import check
-
-        whole = os.path.realpath(folder) == os.path.realpath(version_dir(cfg.data_root)) and check(cfg.data_root) is None
-        copied = adopt(folder, cfg.data_dir, whole, mine)
+        copied = writer.adopt_legacy(folder, mine)
         return (folder, copied) if copied else ("", [])
     return "", []
 
@@ -216,7 +211,7 @@ def _legacy_roots(folder: str) -> dict[str, str]:
 
 
 def _refresh_collection(
-    writer: RefreshWriter,
+    writer: Writer,
     cfg: Config,
     coll: Collection,
     full: bool,
@@ -323,7 +318,7 @@ def _refresh_collection(
     return result, new, changed, files_changed, touched
 
 
-def _reads(writer: RefreshWriter, collection: str, todo: list[FileInfo],
+def _reads(writer: Writer, collection: str, todo: list[FileInfo],
            old_files: dict[str, list]) -> Iterator[tuple[FileInfo, FileRead]]:
     """Each file of `todo` with what reading it found, in order: by worker processes for a big
     refresh of a backend that takes prepared sections (see `parallel`), else here, lazily.
@@ -332,7 +327,7 @@ def _reads(writer: RefreshWriter, collection: str, todo: list[FileInfo],
     from .reading import file_digest
 
     known = {f.rel: (old_files.get(f.rel) or _NO_ENTRY)[2] for f in todo}
-    workers = parallel.worker_count(todo) if getattr(writer, "takes_prepared", False) else 0
+    workers = parallel.worker_count(todo) if writer.preparer else 0
     same: set[str] = set()
     changed = todo
     if workers and any(known.values()):
@@ -346,7 +341,8 @@ def _reads(writer: RefreshWriter, collection: str, todo: list[FileInfo],
             rel = info.rel
             yield info, FileRead(known[rel], None, rel=rel) if rel in same else read_sections(info, known[rel])
         return
-    results = parallel.prepared(collection, [(f.rel, f.abs, f.size, known[f.rel]) for f in changed], workers)
+    results = parallel.prepared(collection, [(f.rel, f.abs, f.size, known[f.rel]) for f in changed], workers,
+                                writer.preparer)
     try:
         for info in todo:
             if info.rel in same:
@@ -363,9 +359,10 @@ _NO_ENTRY = (0, 0, "")
 
 def refresh_files(cfg: Config, paths: list[str]) -> int:
     """Re-index just these files (absolute paths) in every indexed collection that holds them,
-    without waiting: IndexBusyError at once when another refresh holds the index. For writers
-    such as `remember`, so what was just written can be found. Collections never indexed are
-    left to the next full refresh. Returns how many (collection, file) pairs were refreshed."""
+    on whichever backend the config names, without waiting: IndexBusyError at once when
+    another refresh holds this config's lock. For writers such as `remember` and `forget`, so
+    what was just written (or removed) is what the next search sees. Collections never indexed
+    are left to the next full refresh. Returns how many (collection, file) pairs were refreshed."""
     from .scan import Matcher
 
     todo: dict[str, list[FileInfo]] = {}
@@ -379,12 +376,14 @@ def refresh_files(cfg: Config, paths: list[str]) -> int:
                 continue
             stat = os.stat(real)
             todo.setdefault(coll.name, []).append(FileInfo(rel, real, stat.st_size, stat.st_mtime_ns))
-    if not todo or not os.path.exists(os.path.join(tantivy_dir(cfg.data_dir), "meta.json")):
-        return 0  # nothing of ours, or no index yet: the next full refresh builds it
+    stored = set(manifests.stored_collections(cfg.data_dir))  # every backend's refresh writes them
+    todo = {name: infos for name, infos in todo.items() if name in stored}
+    if not todo:
+        return 0  # nothing of ours, or never indexed: the next full refresh builds it
     done = 0
-    with Writer(cfg.data_dir, 0) as writer:
+    with open_writer(cfg, 0) as writer:
         if writer.created:
-            return 0
+            return 0  # the local index is gone: the next full refresh rebuilds it
         saved = []
         for name, infos in todo.items():
             old = manifests.load(cfg.data_dir, name)
@@ -401,7 +400,7 @@ def refresh_files(cfg: Config, paths: list[str]) -> int:
                         writer.delete_file(name, info.rel)
                         del old.files[info.rel]
                     continue
-                writer.replace_file(name, info.rel, read.sections)
+                writer.replace_file(name, info.rel, read.sections, read.digest)
                 size = -1 if now_ns - info.mtime_ns < RACY_NS else info.size
                 old.files[info.rel] = [size, info.mtime_ns, read.digest, len(read.sections)]
                 done += 1

@@ -123,29 +123,21 @@ def check_roots(cfg: config_mod.Config) -> Check:
 
 
 def check_index(cfg: config_mod.Config) -> Check:
+    from ..backends import open_searcher
     from ..engine import manifest as manifests
-    from ..base.errors import IndexMissingError
-    from ..backends.tantivy.index import open_reader, probe
-    from ..base.layout import tantivy_dir
 
     check = Check("index")
     if not cfg.collections:
         check.detail = "nothing to index yet"
         return check
-    damage = probe(cfg.data_dir)
+    searcher = open_searcher(cfg)
+    damage, sections = searcher.health()  # a real probe: a local index opens every segment
     if damage:
-        check.fail(f"the index in {tantivy_dir(cfg.data_dir)} is damaged ({damage})",
+        check.fail(f"the index in {searcher.location} is damaged ({damage})",
                    f"qmem{_flag(cfg)} index (rebuilds it from your files)")
         return check
-    try:
-        index = open_reader(cfg.data_dir)
-        sections = index.searcher().num_docs
-    except IndexMissingError:
+    if sections < 0:
         check.fail(f"no index yet in {cfg.data_dir}", f"qmem{_flag(cfg)} index")
-        return check
-    except Exception as exc:  # a damaged index is what this check is for
-        check.fail(f"the index in {cfg.data_dir} does not open: {type(exc).__name__}: {exc}",
-                   f"qmem{_flag(cfg)} index --full")
         return check
     never = [c.name for c in cfg.select(None) if not manifests.load(cfg.data_dir, c.name).refreshed_at]
     for name in never:

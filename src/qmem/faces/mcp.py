@@ -27,18 +27,22 @@ INSTRUCTIONS = (
 
 
 class Memory:
-    """What the tools share: the config (reloaded when its file changes) and an open index."""
+    """What the tools share: the config (reloaded when its file changes) and a searcher kept
+    open between calls (a new one when the config names another data folder or backend)."""
 
     def __init__(self, config_file: str | None = None, workspace: str | None = None) -> None:
         self.config_file = config_file
         self.workspace = workspace
-        self.reader: search.Reader | None = None
+        self.searcher = None  # backends.Searcher, for `searcher_for`
+        self.searcher_for: tuple[str, dict] | None = None
         self.model = None  # the embedding model, loaded on the first vector or hybrid search
 
     def cfg(self) -> config.Config:
         cfg = config.load(self.config_file, required=self.config_file is not None)
-        if self.reader is None or self.reader.data_dir != cfg.data_dir:
-            self.reader = search.Reader(cfg.data_dir)
+        if self.searcher is None or self.searcher_for != (cfg.data_dir, cfg.backend):
+            from ..backends import open_searcher
+
+            self.searcher, self.searcher_for = open_searcher(cfg), (cfg.data_dir, dict(cfg.backend))
         return cfg
 
     def ws(self, cfg: config.Config):  # noqa: ANN201
@@ -60,14 +64,14 @@ class Memory:
             hits = self._vector_hits(cfg, query, options, mode)
         else:
             try:
-                hits = search.search(cfg, query, options, self.reader)
+                hits = search.search(cfg, query, options, self.searcher)
             except QmemError as exc:
                 if "no index" not in str(exc):
                     raise
                 from ..engine.sync import refresh
 
                 refresh(cfg)
-                hits = search.search(cfg, query, options, self.reader)
+                hits = search.search(cfg, query, options, self.searcher)
         from .render import openclaw_results
 
         results = openclaw_results(hits)
@@ -82,10 +86,10 @@ class Memory:
             self.model = hybrid.model_for(cfg, options.collections)
         run = hybrid.hybrid if mode == "hybrid" else hybrid.vsearch
         try:
-            return run(cfg, query, options, self.model, self.reader)
+            return run(cfg, query, options, self.model, self.searcher)
         except BadInputError:
             self.model = hybrid.model_for(cfg, options.collections)  # re-embedded with another model
-            return run(cfg, query, options, self.model, self.reader)
+            return run(cfg, query, options, self.model, self.searcher)
 
     def memory_get(self, path: str, **kwargs: int | str | None) -> dict[str, object]:
         start, lines, collection = kwargs.get("from"), kwargs.get("lines"), kwargs.get("collection")

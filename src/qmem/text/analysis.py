@@ -85,13 +85,6 @@ def terms_analyzer() -> tantivy.TextAnalyzer:
     return _terms_analyzer
 
 
-def register(index: tantivy.Index) -> None:
-    """Attach the fields' tokenizer to an opened index: tantivy does not store it with the
-    index. Only `index_terms` output is ever indexed, so the regex analyzer (compiling its
-    pattern costs ~1.7M instructions) is never needed here."""
-    index.register_tokenizer(TERMS_TOKENIZER_NAME, terms_analyzer())
-
-
 class _TermCache(dict):  # type: ignore[type-arg]
     """word → its index term (or _DROPPED), analyzed the first time a word is met."""
 

@@ -20,15 +20,14 @@ import time
 from collections.abc import Callable
 
 import numpy as np
-import tantivy
 import xxhash
 
+from ..backends import open_searcher
 from ..base.config import Config
 from ..base.errors import BadInputError, IndexBusyError
-from ..base.fsutil import FileLock, atomic_write
-from ..backends.tantivy.index import body_hash, open_reader, stored_fields
+from ..base.fsutil import FileLock, Files, atomic_write
 from ..base.layout import version_dir
-from ..engine.search import Files
+from ..text.record import body_hash
 from .models import Embedder
 
 MAX_CHARS = 2000  # e5 and MiniLM read at most 512 tokens; longer text only costs time
@@ -54,12 +53,9 @@ def _row(fields: dict) -> dict[str, object]:
 
 
 def indexed_sections(cfg: Config, collection: str) -> list[dict[str, object]]:
-    """Every section the BM25 index holds for `collection`, in a stable order."""
-    index = open_reader(cfg.data_dir)
-    searcher = index.searcher()
-    query = tantivy.Query.term_query(index.schema, "collection", collection)
-    total = searcher.num_docs
-    rows = [_row(stored_fields(searcher.doc(a))) for _, a in searcher.search(query, max(total, 1)).hits] if total else []
+    """Every section the BM25 index (whichever backend holds it) has for `collection`, in a
+    stable order."""
+    rows = [_row(fields) for fields in open_searcher(cfg).sections(collection)]
     return sorted(rows, key=lambda r: (r["path"], r["line_start"]))
 
 

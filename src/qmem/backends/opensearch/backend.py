@@ -17,17 +17,18 @@ Writes are buffered and sent in bulk; a failed request or item is retried with b
 never dropped; when the cluster stays unreachable the refresh stops with
 BackendUnavailableError and stores no hash for what it could not finish.
 
-This module holds the Backend verbs and the writer and searcher that sync and search use;
-`opensearch_mapping` holds the analyzer and mappings, `opensearch_query` the query compiler,
-`opensearch_client` the settings, the client and the retried requests.
+This module holds the cluster's verbs by scope (`OpenSearchBackend`) and, on top of them,
+the seam's writer and searcher (`OpenSearchWriter`, `OpenSearchSearcher`) that the engine
+uses; `mapping` holds the analyzer and mappings, `query` the query compiler, `client` the
+settings, the client and the retried requests.
 """
 
 from __future__ import annotations
 
 import time
 
-from ...base.errors import BackendError
-from ..tantivy.index import body_hash  # noqa: F401 - re-exported (tests compare hashes as osb.body_hash)
+from ...base.errors import BackendError, QmemError
+from ...text.record import body_hash  # noqa: F401 - re-exported (tests compare hashes as osb.body_hash)
 from . import mapping as schema
 from ..seam import StoredFile
 from .client import ClusterTransport, Settings, make_client  # noqa: F401 - re-exported
@@ -36,14 +37,14 @@ from .mapping import (  # noqa: F401 - re-exported for callers and tests of this
     section_doc, section_id, stored_fields,
 )
 from .query import (  # noqa: F401 - re-exported for callers and tests of this module
-    collection_query, compile_query, lucene_regex, presence_query, routing, search_request,
+    collection_query, compile_query, lucene_regex, presence_query, routing, scope_filter, search_request,
 )
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ...base.config import Config
     from ...text.markdown import Section
-    from ...text.query import QueryForm
+    from ...text.query import QueryForm, Unit
 
 BULK_ACTIONS = 500
 BULK_BYTES = 5_000_000
@@ -52,7 +53,8 @@ HASH_PAGE = 1000  # stored hashes read per request (search_after on path)
 
 
 class OpenSearchBackend(ClusterTransport):
-    """The Backend protocol on an OpenSearch cluster (see the module docstring)."""
+    """The cluster's verbs, each within one scope (see the module docstring); the seam's
+    writer and searcher below map a config's collections onto them."""
 
     def __init__(self, settings: Settings, client=None, sleep=time.sleep) -> None:  # noqa: ANN001
         super().__init__(settings, client, sleep)
@@ -81,7 +83,7 @@ class OpenSearchBackend(ClusterTransport):
                 )
         self._ready = True
 
-    # -- the Backend verbs ---------------------------------------------------------------
+    # -- the verbs -----------------------------------------------------------------------
     def replace_file(self, scope: str, collection: str, path: str, digest: str, sections: list[Section]) -> None:
         self.ensure_indices()
         key = file_key(scope, collection, path)
@@ -126,6 +128,24 @@ class OpenSearchBackend(ClusterTransport):
                 return out
             body["search_after"] = hits[-1]["sort"]
 
+    def sections(self, scope: str, collection: str) -> list[dict]:
+        """The stored fields of every section of one collection of one scope."""
+        body: dict = {
+            "query": collection_query(scope, collection),
+            "sort": [{"key": "asc"}, {"ordinal": "asc"}],
+            "size": HASH_PAGE,
+            "_source": {"excludes": ["body"]},
+        }
+        out: list[dict] = []
+        while True:
+            page = self._call(lambda: self.client.search(index=self.settings.index, body=body, routing=scope),
+                              ok={404})
+            hits = page["hits"]["hits"] if page else []
+            out.extend(stored_fields(hit["_source"]) for hit in hits)
+            if len(hits) < body["size"]:
+                return out
+            body["search_after"] = hits[-1]["sort"]
+
     def search(self, form: QueryForm, scopes: list[str], limit: int) -> list[tuple[float, dict]]:
         body = search_request(form, scopes, limit)
         if body is None:
@@ -136,9 +156,11 @@ class OpenSearchBackend(ClusterTransport):
         return [(hit["_score"] or 0.0, stored_fields(hit["_source"])) for hit in page["hits"]["hits"]]
 
     def count(self, query: dict, scopes: list[str]) -> int:
+        """Sections of the scopes matching `query`; -1 when the sections index does not exist."""
         s = self.settings
-        return self._call(lambda: self.client.count(index=s.index, body={"query": query},
-                                                    routing=routing(scopes)))["count"]
+        found = self._call(lambda: self.client.count(index=s.index, body={"query": query}, routing=routing(scopes)),
+                           ok={404})
+        return -1 if found is None else found["count"]
 
     def commit(self) -> None:
         """Sections first, then drop the surplus of shrunk and deleted files, then the hashes."""
@@ -190,14 +212,21 @@ def backend_for(cfg: Config) -> OpenSearchBackend:
     return OpenSearchBackend(Settings.from_dict(cfg.backend))
 
 
+def scope_of(cfg: Config, collection: str) -> str:
+    """The scope a collection's sections live in: `[collections.X] scope`, else `[scopes] own`."""
+    coll = cfg.collections.get(collection)
+    return cfg.scope_of(coll) if coll is not None else cfg.scope
+
+
 class OpenSearchWriter:
-    """The refresh writer of `sync` on the cluster: each collection's sections go in its
-    scope (`[collections.X] scope`, else `[scopes] own`). The local lock keeps two refreshes
-    of this config apart; the local manifest stays as a cache of file sizes and times, the
-    hashes in the cluster are the truth (`known_files`)."""
+    """The seam's writer on the cluster: each collection's sections go in its scope
+    (`scope_of`). The local lock keeps two refreshes of this config apart; the local manifest
+    stays as a cache of file sizes and times, the hashes in the cluster are the truth
+    (`known_files`)."""
 
     created = False  # no local index to build
     manifest_is_truth = False  # the cluster's hashes are
+    preparer = ""  # sections go to the cluster as they are: nothing for worker processes to prepare
 
     def __init__(self, cfg: Config, timeout: float, backend: OpenSearchBackend | None = None) -> None:
         from ...base.fsutil import FileLock
@@ -220,8 +249,15 @@ class OpenSearchWriter:
         self.lock.release()
 
     def _scope(self, collection: str) -> str:
-        coll = self.cfg.collections.get(collection)
-        return self.cfg.scope_of(coll) if coll is not None else self.cfg.scope
+        return scope_of(self.cfg, collection)
+
+    def health(self) -> tuple[str | None, int]:
+        """Nothing local to check; the count of what the cluster holds is not compared with
+        the manifests (other machines write there too): unknown."""
+        return None, -1
+
+    def adopt_legacy(self, folder: str, collections: list[str]) -> list[str]:
+        return []  # a legacy folder holds a local index; the cluster is built from the files
 
     def known_files(self, collection: str, files: dict[str, list]) -> dict[str, list]:
         stored = self.backend.stored_hashes(self._scope(collection), collection)
@@ -234,8 +270,13 @@ class OpenSearchWriter:
                 out[path] = [-1, 0, held.digest, held.sections]
         return out
 
-    def replace_file(self, collection: str, path: str, sections: list, digest: str = "") -> None:
+    def replace_file(self, collection: str, path: str, sections: list, digest: str) -> None:
         self.backend.replace_file(self._scope(collection), collection, path, digest, sections)
+
+    def replace_prepared(self, collection: str, path: str, prepared: list) -> None:
+        raise TypeError("the OpenSearch writer has no preparer: it takes sections (replace_file)")
+
+    add_prepared = replace_prepared
 
     def delete_file(self, collection: str, path: str) -> None:
         self.backend.delete_file(self._scope(collection), collection, path)
@@ -254,15 +295,47 @@ class OpenSearchWriter:
 
 
 class OpenSearchSearcher:
+    """The seam's searcher on the cluster: every request names the scopes it may see."""
+
     def __init__(self, cfg: Config, backend: OpenSearchBackend | None = None) -> None:
-        self.backend = backend or backend_for(cfg)
+        self.cfg = cfg
+        self._backend = backend
+        settings = Settings.from_dict(cfg.backend)
+        self.location = f"OpenSearch index {settings.index!r} at {settings.url}"
+
+    @property
+    def backend(self) -> OpenSearchBackend:
+        """Made on first use (building the client imports opensearch-py)."""
+        if self._backend is None:
+            self._backend = backend_for(self.cfg)
+        return self._backend
 
     def search(self, form: QueryForm, scopes: list[str], limit: int) -> list[tuple[float, dict]]:
         return self.backend.search(form, scopes, limit)
 
-    def weights(self, form: QueryForm, weigh=None) -> list[float]:  # noqa: ANN001
-        return []  # snippets weigh the query's units alike
+    def frequencies(self, units: list[Unit], scopes: list[str]) -> None:
+        return None  # no cheap document counts: snippets weigh the query's units alike
 
-    def present(self, units: list, scopes: list[str]) -> list:
+    def present(self, units: list[Unit], scopes: list[str]) -> list[Unit]:
         """The units that occur somewhere in what the scopes may see (one count each)."""
-        return [u for u in units if self.backend.count(presence_query(u.tokens, scopes), scopes)]
+        return [u for u in units if self.backend.count(presence_query(u.tokens, scopes), scopes) > 0]
+
+    def sections(self, collection: str) -> list[dict]:
+        return self.backend.sections(scope_of(self.cfg, collection), collection)
+
+    def path_problem(self, regex: str) -> str | None:
+        return None  # the cluster checks its regexp itself (a refused one is a one-line BackendError)
+
+    def health(self) -> tuple[str | None, int]:
+        """One count of what this config's scopes may see: -1 before the first refresh
+        created the index, the error in one line when the cluster refuses or is unreachable."""
+        try:
+            return None, self.backend.count(scope_filter(self.cfg.sees), self.cfg.sees)
+        except QmemError as exc:  # unreachable, refused, no client or no credentials
+            return str(exc), -1
+
+    def reload(self) -> None:
+        pass  # every request sees the cluster's latest refresh
+
+    def close(self) -> None:
+        pass

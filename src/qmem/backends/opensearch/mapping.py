@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import xxhash
 
-from ..tantivy.index import body_hash
+from ...text.record import body_hash
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

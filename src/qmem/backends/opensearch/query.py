@@ -5,7 +5,7 @@ non-scoring `filter` clauses; plus the few other queries the backend sends.
 
 from __future__ import annotations
 
-from ..tantivy.index import HEADING_WEIGHT
+from ...text.query import HEADING_WEIGHT
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

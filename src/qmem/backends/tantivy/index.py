@@ -1,10 +1,10 @@
-"""The Tantivy side of the engine: schema, where the index lives, query compiling (the
-refresh's writer is `writer.py`, which imports this module on its first write).
+"""The local index's schema and its health: the fields, what a section becomes before it is
+indexed (`prepare`, which worker processes run too), the cheap and the full checks of a
+folder, and its removal. The refresh's writer is `writer.py` (it imports this module on its
+first write); searches use `searcher.py` and import this module only to probe a damaged index.
 
-Everything that knows about Tantivy is here, behind three verbs a different engine could
-offer too: replace a file's sections, delete a file or a collection, search with an
-engine-neutral `QueryForm`. The schema version is part of the folder name, so a schema
-change builds a fresh index beside the old one instead of failing to open it.
+The schema version is part of the folder name (`base.layout`), so a schema change builds a
+fresh index beside the old one instead of failing to open it.
 """
 
 from __future__ import annotations
@@ -14,53 +14,17 @@ import os
 import time
 
 import tantivy
-import xxhash
 
+from ...base.errors import DataFolderError
+from ...base.layout import tantivy_dir
 from ...text import analysis
-from ...base.errors import DataFolderError, IndexMissingError
-from ...base.fsutil import lock_held
-from ...base.layout import lock_path, stale_versions, tantivy_dir, version_dir
-from ...text.query import QueryForm
+from ...text.record import FIELDS, body_hash
 
-# Weight of a heading match relative to a body match. BM25 already favours matches in the
-# short heading field through length normalisation; on BEIR SciFact (title as heading)
-# 0.5 gave nDCG@10 0.691 against 0.665 at 1.0 and 0.622 at 2.0.
-HEADING_WEIGHT = 0.5
 # A writer's heap is split between its threads (tantivy wants >= 15 MB each). Two threads on
 # a 2-core machine keep peak RSS low while the Python side prepares documents.
 WRITER_HEAP = 96_000_000
 WRITER_THREADS = 2
 _KEY_SEP = "\x1f"
-
-Q = tantivy.Query
-SHOULD = tantivy.Occur.Should
-MUST = tantivy.Occur.Must
-MUST_NOT = tantivy.Occur.MustNot
-
-
-def remove_stale_versions(data_dir: str) -> list[str]:
-    """Drop old index folders: the index is a cache rebuilt from the Markdown files. Their
-    vectors are not (embedding costs minutes) and are keyed by section content, whatever the
-    schema: a collection's vectors move to the current folder unless it has its own."""
-    import shutil
-
-    removed = stale_versions(data_dir)
-    for name in removed:
-        old_vectors = os.path.join(data_dir, name, "vectors")
-        new_vectors = os.path.join(version_dir(data_dir), "vectors")
-        try:
-            collections = [c for c in os.listdir(old_vectors) if os.path.isdir(os.path.join(old_vectors, c))]
-        except OSError:
-            collections = []
-        for coll in collections:
-            if not os.path.lexists(os.path.join(new_vectors, coll)):
-                try:
-                    os.makedirs(new_vectors, exist_ok=True)
-                    os.replace(os.path.join(old_vectors, coll), os.path.join(new_vectors, coll))
-                except OSError:
-                    pass  # left behind, removed with the old folder: the next embed rebuilds it
-        shutil.rmtree(os.path.join(data_dir, name), ignore_errors=True)
-    return removed
 
 
 # The fields `build_schema` declares: a meta.json with other fields belongs to something else.
@@ -123,16 +87,6 @@ def reason(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text[:160]}"
 
 
-def first_build_running(data_dir: str, collections: list[str]) -> bool:
-    """True while another process builds this index for the first time: it holds the write
-    lock and none of `collections` has a manifest yet, so nothing is committed to search."""
-    from ...base.layout import manifest_path  # not .manifest: an empty search would import json and re
-
-    if any(os.path.exists(manifest_path(data_dir, name)) for name in collections):
-        return False
-    return lock_held(lock_path(data_dir))
-
-
 def reset(data_dir: str) -> None:
     """Remove this config's Tantivy folder (a cache) so the next writer creates it afresh."""
     import shutil
@@ -171,20 +125,12 @@ def build_schema() -> tantivy.Schema:
     return sb.build()
 
 
-# What a hit's stored `meta` holds, in order; `stored_fields` gives them back as
-# {name: [value]} (types: [letters]), the shape every reader of hits takes.
-META_FIELDS = ("collection", "path", "anchor", "heading", "body_hash", "types", "line_start", "line_end",
-               "body_line", "date", "expires", "priority")
-_META_LISTS = frozenset({"types"})
+# What a hit's stored `meta` holds: the values of `text.record.FIELDS`, in that order, as one
+# marshalled tuple (`searcher.stored_fields` gives them back as {name: [value]}).
+META_FIELDS = FIELDS
 # marshal: built in (nothing to import on the search path), ~0.3 µs a hit; format 4 is read
 # by every Python since 3.4. The index is a cache: a Python that cannot read it rebuilds it.
 META_MARSHAL = 4
-
-
-def stored_fields(doc: tantivy.Document) -> dict[str, list]:
-    """A hit's stored fields, from its one `meta` value."""
-    values = marshal.loads(doc.get_first("meta"))
-    return {name: value if name in _META_LISTS else [value] for name, value in zip(META_FIELDS, values)}
 
 
 # A section ready for the index: (heading terms, body terms, types, date, expires, meta).
@@ -206,94 +152,6 @@ def prepare(collection: str, path: str, sections: list) -> list[Prepared]:
     return out
 
 
-def body_hash(body: str) -> int:
-    """Fingerprint of a section's text, to tell at search time whether the file still has it."""
-    return xxhash.xxh3_64_intdigest(body.encode("utf-8"))
-
-
 def doc_key(collection: str, path: str) -> str:
     """The delete key of a file's sections: two collections may share a relative path."""
     return f"{collection}{_KEY_SEP}{path}"
-
-
-def open_reader(data_dir: str) -> tantivy.Index:
-    """Open the index for searching; IndexMissingError when it was never built."""
-    path = tantivy_dir(data_dir)
-    if not os.path.exists(os.path.join(path, "meta.json")):
-        raise IndexMissingError(f"no index in {version_dir(data_dir)} yet")
-    index = tantivy.Index.open(path)  # ValueError when damaged (or a segment just merged away)
-    analysis.register(index)
-    return index
-
-
-def compile_query(form: QueryForm, schema: tantivy.Schema) -> tantivy.Query | None:
-    """The one place a QueryForm becomes a Tantivy query; None when nothing can match."""
-
-    def unit(field: str, toks: tuple[str, ...]) -> tantivy.Query:
-        return unit_query(schema, field, toks)
-
-    def either_field(toks: tuple[str, ...], boost: float) -> tantivy.Query:
-        both = Q.boolean_query([
-            (SHOULD, unit("body", toks)),
-            (SHOULD, Q.boost_query(unit("heading", toks), HEADING_WEIGHT)),
-        ])
-        return Q.boost_query(both, boost) if boost != 1.0 else both
-
-    clauses: list[tuple[tantivy.Occur, tantivy.Query]] = []
-    should = [(SHOULD, either_field(u.tokens, u.boost)) for u in form.should]
-    if should:
-        clauses.append((MUST, Q.boolean_query(should)))
-    for u in form.must:
-        clauses.append((MUST, either_field(u.tokens, u.boost)))
-    if not clauses:
-        if not form.has_filters():
-            return None
-        clauses.append((MUST, Q.all_query()))
-    for toks in form.must_not:
-        clauses.append((MUST_NOT, unit("body", toks)))
-        clauses.append((MUST_NOT, unit("heading", toks)))
-    # Filters never score (a hit's score is the same with or without them): each is a
-    # MUST clause wrapped in a constant score of 0.
-    filters: list[tantivy.Query] = []
-    if form.collections:
-        filters.append(_any_of(schema, "collection", form.collections))
-    if form.types:
-        filters.append(_any_of(schema, "types", form.types))
-    if form.since or form.until:
-        low = form.since or 1
-        high = form.until or 99991231
-        filters.append(Q.range_query(schema, "date", tantivy.FieldType.Unsigned, low, high))
-    if form.path_regex:
-        filters.append(Q.regex_query(schema, "path", form.path_regex))
-    clauses.extend((MUST, Q.const_score_query(f, 0.0)) for f in filters)
-    if len(clauses) == 1 and clauses[0][0] is MUST:
-        return clauses[0][1]
-    return Q.boolean_query(clauses)
-
-
-def unit_query(schema: tantivy.Schema, field: str, toks: tuple[str, ...]) -> tantivy.Query:
-    """A term, or a phrase of consecutive tokens."""
-    if len(toks) == 1:
-        return Q.term_query(schema, field, toks[0])
-    return Q.phrase_query(schema, field, list(toks))
-
-
-def _any_of(schema: tantivy.Schema, field: str, values: list[str]) -> tantivy.Query:
-    if len(values) == 1:
-        return Q.term_query(schema, field, values[0])
-    return Q.boolean_query([(SHOULD, Q.term_query(schema, field, v)) for v in values])
-
-
-def path_regex_problem(regex: str) -> str | None:
-    """Why the index cannot run `regex` on paths (too many automaton states, bad syntax), or None."""
-    try:
-        Q.regex_query(_path_schema(), "path", regex)
-    except ValueError as exc:
-        return str(exc).split("RegexQueryError: ", 1)[-1].strip("'").splitlines()[0]
-    return None
-
-
-def _path_schema() -> tantivy.Schema:
-    builder = tantivy.SchemaBuilder()
-    builder.add_text_field("path", tokenizer_name="raw")
-    return builder.build()

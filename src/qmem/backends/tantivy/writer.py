@@ -17,7 +17,7 @@ import os
 import time
 
 from ...base.errors import DataFolderError, IndexBusyError, IndexCorruptError
-from ...base.fsutil import FileLock
+from ...base.fsutil import FileLock, unusable_path
 from ...base.layout import lock_path, tantivy_dir, version_dir
 
 TYPE_CHECKING = False
@@ -72,8 +72,8 @@ class Writer:
     def _open(self) -> tantivy.IndexWriter:
         if self.writer is not None:
             return self.writer
-        from ...text import analysis
         from . import index
+        from .searcher import register
 
         path = tantivy_dir(self.data_dir)
         try:
@@ -88,7 +88,7 @@ class Writer:
                 self.index = tantivy.Index(index.build_schema(), path=path)
         except Exception as exc:  # damaged meta.json or segment files: the caller rebuilds
             raise IndexCorruptError(f"the index in {path} is damaged ({index.reason(exc)})") from None
-        analysis.register(self.index)
+        register(self.index)
         deadline = time.monotonic() + self.timeout
         while True:
             try:
@@ -227,18 +227,3 @@ def _signature(folder: str) -> tuple:
     except OSError:
         return ()
     return tuple((n, s.st_size, s.st_mtime_ns, s.st_ctime_ns, s.st_ino) for n, s in zip(names, stats))
-
-
-def unusable_path(path: str, exc: OSError) -> str:
-    """One line saying what stands in the way of using `path` and exactly what to remove."""
-    probe_path = path
-    while probe_path and probe_path != os.path.dirname(probe_path):
-        if os.path.lexists(probe_path):
-            break
-        probe_path = os.path.dirname(probe_path)
-    if probe_path == path and os.path.isdir(path) and path.endswith(".lock"):
-        return f"{path} is a folder where qmem keeps its lock file; remove it (rm -r '{path}') and retry"
-    if os.path.lexists(probe_path) and not os.path.isdir(probe_path) and probe_path != path:
-        return (f"{probe_path} is a file where qmem needs a folder for its index data; remove or move it, "
-                f"or set QMEM_DATA / data_dir to another folder")
-    return f"cannot use {path}: {exc.strerror or exc}"

@@ -196,7 +196,7 @@ def run_search(args: SearchArgs) -> int:
         rebuild_damaged_index(cfg, exc)
         hits = run()
     if not hits:
-        from ...backends.tantivy.index import first_build_running
+        from ...base.layout import first_build_running
 
         if first_build_running(cfg.data_dir, list(cfg.collections)):  # nothing committed yet: say so
             raise _first_build_busy()
@@ -245,7 +245,7 @@ def _first_build_busy() -> Exception:
 def build_missing_index(cfg: object) -> None:
     """First search after install or a schema change: build the index, say so on stderr.
     When another process is already building it, say so at once instead of waiting for it."""
-    from ...backends.tantivy.index import first_build_running
+    from ...base.layout import first_build_running
     from ...base.layout import stale_versions
     from ...engine.sync import claim_data_dir, refresh
 
