@@ -4,7 +4,7 @@
 (`sync.refresh_files`, through the backend seam), so an agent that forgets an entry never
 finds it again and one that corrects an entry finds only the new wording, without waiting
 for the next `qmem index`. Each flow runs on the local Tantivy index and on OpenSearch (the
-in-memory `osmem-server` of test_opensearch_flows.py).
+`cluster` fixture of conftest.py: a real cluster when QMEM_OPENSEARCH_URL is set, else osmem-server).
 """
 
 from __future__ import annotations
@@ -22,22 +22,18 @@ BACKENDS = ["tantivy", "opensearch"]
 
 @pytest.fixture(params=BACKENDS)
 def memory(request, cli, workspace, monkeypatch) -> Path:
-    """The sample workspace as collection `main` of a config on the backend under test."""
+    """The sample workspace as collection `main` of a config on the backend under test (for
+    OpenSearch: the `cluster` fixture's, a real cluster or osmem-server, see conftest.py)."""
     monkeypatch.setenv("QMEM_WORKSPACE", str(workspace))
     if request.param == "opensearch":
-        pytest.importorskip("osmem_server")
         pytest.importorskip("opensearchpy")
         from qmem.backends.opensearch import backend as osb
-        from qmem.backends.opensearch import mapping as osm
 
-        clone = request.getfixturevalue("osmem_clone")
-        # osmem speaks RE2 (`\p{Han}`), OpenSearch Java (`\p{IsHan}`): see test_opensearch_flows.py
-        monkeypatch.setattr(osm, "TOKEN_PATTERN", osm.TOKEN_PATTERN.replace(r"\p{Is", r"\p{"))
+        cluster = request.getfixturevalue("cluster")
         monkeypatch.setattr(osb.OpenSearchBackend, "_pause", lambda self, attempt: None)
         config_file = Path(os.environ["QMEM_CONFIG"])
         config_file.parent.mkdir(parents=True, exist_ok=True)
-        config_file.write_text(f'[backend]\nkind = "opensearch"\nurl = "{clone.url}"\nretries = 1\n'
-                               '[scopes]\nown = "agent:alice"\n', encoding="utf-8")
+        config_file.write_text(cluster.backend_toml(retries=1) + '[scopes]\nown = "agent:alice"\n', encoding="utf-8")
     assert cli("collection", "create", "main", str(workspace)).code == 0
     if request.param == "opensearch":
         from qmem.base import config
