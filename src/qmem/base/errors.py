@@ -8,6 +8,7 @@ EXIT_USAGE = 2
 EXIT_BUSY = 75  # sysexits EX_TEMPFAIL: "try again later"
 EXIT_UNAVAILABLE = 69  # sysexits EX_UNAVAILABLE: the search cluster stayed unreachable
 EXIT_REMOTE = 76  # sysexits EX_PROTOCOL: the search cluster refused a request
+EXIT_IOERR = 74  # sysexits EX_IOERR: a write failed (the disk is full); nothing was half-written
 
 
 class QmemError(Exception):
@@ -57,6 +58,36 @@ class BackendUnavailableError(QmemError):
     """A search cluster stayed unreachable through every retry; the next refresh converges."""
 
     exit_code = EXIT_UNAVAILABLE
+
+
+class DiskFullError(QmemError):
+    """A write ran out of space (ENOSPC, EDQUOT): what the writer meant to change was rolled
+    back or never replaced, so nothing is lost and nothing is half-written."""
+
+    exit_code = EXIT_IOERR
+
+
+_FULL_TEXTS = ("No space left on device", "Disk quota exceeded", "os error 28", "os error 122")
+
+
+def is_disk_full(exc: BaseException) -> bool:
+    """True for an OSError of a full disk or quota, and for an engine error that carries one
+    (Tantivy reports its I/O errors as a ValueError whose text names the OS error)."""
+    if isinstance(exc, DiskFullError):
+        return True
+    if isinstance(exc, OSError):
+        import errno
+
+        return exc.errno in (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC))
+    return isinstance(exc, ValueError) and any(t in str(exc) for t in _FULL_TEXTS)
+
+
+def disk_full(exc: BaseException, what: str = "") -> DiskFullError:
+    """The one-line typed error for a full disk met while writing `what` (a path or a task)."""
+    if isinstance(exc, DiskFullError):
+        return exc
+    where = f" while writing {what}" if what else ""
+    return DiskFullError(f"disk full{where}: nothing was half-written; free some space and run it again")
 
 
 def is_engine_panic(exc: BaseException) -> bool:

@@ -12,36 +12,110 @@ import os
 import stat
 import time
 
-from .errors import BadInputError, UnsafePathError
+from .errors import BadInputError, UnsafePathError, disk_full, is_disk_full
 
 _META = set(".^$*+?()[]{}|\\")
 
 
-def atomic_write(path: str, data: bytes | str) -> None:
+def atomic_write(path: str, data: bytes | str, like: str | list[str] | None = None) -> None:
     """Replace `path` with `data` so readers see the old or the new file, never half of one.
 
     The temp file lives in the same folder (rename is atomic only within a file system) and
-    is fsynced before the rename, so a crash leaves either version intact.
+    is fsynced before the rename, so a crash leaves either version intact. The new file keeps
+    the mode and owner of the one it replaces; `like` (the file or files its text came from)
+    makes it no more readable than they are, so private text stays private wherever it is
+    copied. A full disk is a DiskFullError and leaves `path` as it was.
     """
     if isinstance(data, str):
         data = data.encode("utf-8")
     folder = os.path.dirname(os.path.abspath(path))
-    os.makedirs(folder, exist_ok=True)
     tmp = os.path.join(folder, f".{os.path.basename(path)}.tmp-{os.getpid()}-{time.monotonic_ns()}")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
+        os.makedirs(folder, exist_ok=True)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    except OSError as exc:
+        if is_disk_full(exc):
+            raise disk_full(exc, path) from None
+        raise
+    try:
+        try:
+            _keep_mode(fd, path, like)
+            write_all(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         try:
             os.unlink(tmp)
         except OSError:
             pass
+        if isinstance(exc, OSError) and is_disk_full(exc):
+            raise disk_full(exc, path) from None
         raise
     _fsync_dir(folder)
+
+
+def write_all(fd: int, data: bytes) -> None:
+    """Write every byte of `data` to `fd`: `os.write` may write fewer (a nearly full disk
+    writes what fits and says how much). A write that makes no progress raises ENOSPC."""
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        if written <= 0:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        view = view[written:]
+
+
+def mode_of(paths: str | list[str] | None) -> int | None:
+    """The permission bits text from `paths` may be shown with: those of every existing file
+    among them together (a folder's read and write bits, without execute), None when none exists."""
+    if not paths:
+        return None
+    mode = None
+    for path in [paths] if isinstance(paths, str) else paths:
+        try:
+            st = os.stat(path)
+        except OSError:
+            continue
+        bits = stat.S_IMODE(st.st_mode)
+        if stat.S_ISDIR(st.st_mode):
+            bits &= 0o666
+        mode = bits if mode is None else mode & bits
+    return mode
+
+
+def _keep_mode(fd: int, path: str, like: str | list[str] | None) -> None:
+    """Give the open temp file `fd` the mode (and, where allowed, the owner) of the file it
+    will replace, restricted to what `like` allows; a new file without `like` keeps the default."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        st = None
+    mode = stat.S_IMODE(st.st_mode) if st is not None else None
+    allowed = mode_of(like)
+    if allowed is not None:
+        mode = (stat.S_IMODE(os.fstat(fd).st_mode) if mode is None else mode) & allowed
+    if mode is not None:
+        os.fchmod(fd, mode)
+    if st is not None:
+        mine = os.fstat(fd)
+        if (mine.st_uid, mine.st_gid) != (st.st_uid, st.st_gid):
+            try:
+                os.fchown(fd, st.st_uid, st.st_gid)
+            except OSError:
+                pass  # not ours to give away (not root): the mode is kept all the same
+
+
+def restrict_mode(fd: int, like: str | list[str] | None) -> None:
+    """Make the open file `fd` no more readable than the files of `like` (text from them is
+    about to be added to it)."""
+    allowed = mode_of(like)
+    if allowed is None:
+        return
+    current = stat.S_IMODE(os.fstat(fd).st_mode)
+    if current & ~allowed:
+        os.fchmod(fd, current & allowed)
 
 
 def _fsync_dir(folder: str) -> None:
@@ -122,14 +196,29 @@ def lock_held(path: str) -> bool:
         os.close(fd)
 
 
-def _open_locked(path: str, flags: int, timeout: float, create: bool = True) -> int:
+def _open_locked(path: str, flags: int, timeout: float, like: str | list[str] | None = None,
+                 create: bool = True) -> tuple[int, bool]:
     """Open `path` and take its exclusive flock, making sure the locked file is still the one
-    at `path` (a concurrent `rewrite_locked` may have renamed a new file over it)."""
+    at `path` (a concurrent `rewrite_locked` may have renamed a new file over it). A file
+    created here (unless not `create`: FileNotFoundError) gets the mode `like` allows (see
+    `atomic_write`). Returns (fd, whether this call created the file)."""
     if create:
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    allowed = mode_of(like)
+    create_mode = 0o644 if allowed is None else 0o644 & allowed
     deadline = time.monotonic() + timeout
     while True:
-        fd = os.open(path, flags | (os.O_CREAT if create else 0), 0o644)
+        created = False
+        try:
+            fd = os.open(path, flags)
+        except FileNotFoundError:
+            if not create:
+                raise
+            try:
+                fd = os.open(path, flags | os.O_CREAT | os.O_EXCL, create_mode)
+                created = True
+            except FileExistsError:
+                continue  # another writer made it a moment ago: open theirs
         while True:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -144,16 +233,34 @@ def _open_locked(path: str, flags: int, timeout: float, create: bool = True) -> 
         except FileNotFoundError:
             same = False
         if same:
-            return fd
+            return fd, created
         fcntl.flock(fd, fcntl.LOCK_UN)
         os.close(fd)
 
 
-def append_locked(path: str, text: str, timeout: float = 10.0, header: str = "") -> int:
+def _drop_if_made_empty(path: str, fd: int, created: bool) -> None:
+    """Remove the empty file this writer created and then wrote nothing to (under its lock:
+    a writer waiting for it sees the path gone and opens a new one)."""
+    if created and os.fstat(fd).st_size == 0:
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
+
+
+def append_locked(path: str, text: str, timeout: float = 10.0, header: str = "",
+                  like: str | list[str] | None = None) -> int:
     """Append `text` in one write under an exclusive lock, so concurrent appenders never
     interleave; an empty file gets `header` first, a last line without its newline gets one.
+    Every byte is written or none: a full disk truncates the file back to its old size and
+    raises DiskFullError. `like`: the files the text came from (see `atomic_write`).
     Returns the line number where `text` starts."""
-    fd = _open_locked(path, os.O_RDWR | os.O_APPEND, timeout)
+    try:
+        fd, created = _open_locked(path, os.O_RDWR | os.O_APPEND, timeout, like)
+    except OSError as exc:
+        if is_disk_full(exc):
+            raise disk_full(exc, path) from None
+        raise
     try:
         size = os.fstat(fd).st_size
         existing = os.pread(fd, size, 0) if size else b""
@@ -162,28 +269,55 @@ def append_locked(path: str, text: str, timeout: float = 10.0, header: str = "")
             prefix = header
         elif not existing.endswith(b"\n"):
             prefix = "\n"
-        os.write(fd, (prefix + text).encode("utf-8"))
-        os.fsync(fd)
+        restrict_mode(fd, like)
+        try:
+            write_all(fd, (prefix + text).encode("utf-8"))
+            os.fsync(fd)
+        except OSError as exc:
+            _truncate(fd, size)
+            _drop_if_made_empty(path, fd, created)
+            if is_disk_full(exc):
+                raise disk_full(exc, path) from None
+            raise
         return existing.count(b"\n") + prefix.count("\n") + 1
     finally:
         fcntl.flock(fd, fcntl.LOCK_UN)
         os.close(fd)
 
 
-def rewrite_locked(path: str, change: object, timeout: float = 10.0) -> bool:
+def _truncate(fd: int, size: int) -> None:
+    """Take a failed append back: the file ends where it ended before (we hold its lock)."""
+    try:
+        os.ftruncate(fd, size)
+        os.fsync(fd)
+    except OSError:
+        pass
+
+
+def rewrite_locked(path: str, change: object, timeout: float = 10.0, like: str | list[str] | None = None) -> bool:
     """Read-modify-write `path` under the same lock appenders take: `change(text)` returns the
     new text (or None to leave the file alone). The new file replaces the old atomically, so a
-    concurrent append is never lost. True when the file was rewritten."""
-    fd = _open_locked(path, os.O_RDWR, timeout)
+    concurrent append is never lost; it keeps the old file's mode (see `atomic_write`).
+    True when the file was rewritten."""
+    try:
+        fd, created = _open_locked(path, os.O_RDWR, timeout, like)
+    except OSError as exc:
+        if is_disk_full(exc):
+            raise disk_full(exc, path) from None
+        raise
+    written = False
     try:
         size = os.fstat(fd).st_size
         text = os.pread(fd, size, 0).decode("utf-8") if size else ""
         new = change(text)  # type: ignore[operator]
         if new is None or new == text:
             return False
-        atomic_write(path, new)
+        atomic_write(path, new, like)
+        written = True
         return True
     finally:
+        if not written:
+            _drop_if_made_empty(path, fd, created)
         fcntl.flock(fd, fcntl.LOCK_UN)
         os.close(fd)
 
@@ -201,7 +335,7 @@ class WriterLock:
         self._fd: int | None = None
 
     def __enter__(self) -> WriterLock:
-        self._fd = _open_locked(self.path, os.O_RDONLY, self.timeout, create=False)
+        self._fd, _ = _open_locked(self.path, os.O_RDONLY, self.timeout, create=False)
         return self
 
     def __exit__(self, *exc: object) -> None:

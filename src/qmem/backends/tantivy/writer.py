@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 import time
 
-from ...base.errors import DataFolderError, IndexBusyError, IndexCorruptError
+from ...base.errors import DataFolderError, IndexBusyError, IndexCorruptError, disk_full, is_disk_full
 from ...base.fsutil import FileLock, unusable_path
 from ...base.layout import lock_path, tantivy_dir, version_dir
 
@@ -87,6 +87,8 @@ class Writer:
             else:
                 self.index = tantivy.Index(index.build_schema(), path=path)
         except Exception as exc:  # damaged meta.json or segment files: the caller rebuilds
+            if is_disk_full(exc):
+                raise disk_full(exc, f"the index in {path}") from None
             raise IndexCorruptError(f"the index in {path} is damaged ({index.reason(exc)})") from None
         register(self.index)
         deadline = time.monotonic() + self.timeout
@@ -158,6 +160,8 @@ class Writer:
         try:
             self._open().commit()
         except ValueError as exc:  # a file in the way that `_collect_orphans` could not remove
+            if is_disk_full(exc):  # rolled back on the way out: the last commit stays what searches see
+                raise disk_full(exc, f"the index in {tantivy_dir(self.data_dir)}") from None
             if "FileAlreadyExists" not in str(exc):
                 raise
             from .index import reason

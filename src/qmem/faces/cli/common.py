@@ -9,7 +9,9 @@ import os
 import sys
 import time
 
-from ...base.errors import EXIT_INTERNAL, BadInputError, QmemError, internal_message, is_engine_panic
+from ...base.errors import (
+    EXIT_INTERNAL, BadInputError, QmemError, disk_full, internal_message, is_disk_full, is_engine_panic,
+)
 
 FORMATS = ("text", "json", "files", "md", "openclaw")
 
@@ -53,6 +55,10 @@ def guarded(action: object) -> int:
         _silence_stdout()
         return 0
     except Exception as exc:  # the last line of defence: never a traceback by default
+        if is_disk_full(exc):  # met below the writers that type it (the engine, a library)
+            full = disk_full(exc)
+            err(str(full))
+            return full.exit_code
         if os.environ.get("QMEM_DEBUG"):
             raise
         err(f"{internal_message(exc)} (QMEM_DEBUG=1 shows the traceback)")
