@@ -78,7 +78,7 @@ def mode_of(paths: str | list[str] | None) -> int | None:
             st = os.stat(path)
         except OSError:
             continue
-        bits = stat.S_IMODE(st.st_mode)
+        bits = st.st_mode & 0o777
         if stat.S_ISDIR(st.st_mode):
             bits &= 0o666
         mode = bits if mode is None else mode & bits
@@ -87,7 +87,8 @@ def mode_of(paths: str | list[str] | None) -> int | None:
 
 def _keep_mode(fd: int, path: str, like: str | list[str] | None) -> None:
     """Give the open temp file `fd` the mode (and, where allowed, the owner) of the file it
-    will replace, restricted to what `like` allows; a new file without `like` keeps the default."""
+    will replace, restricted to what `like` allows; a new file takes the mode of `like`
+    (the files its text came from), else the default."""
     try:
         st = os.stat(path)
     except OSError:
@@ -95,7 +96,7 @@ def _keep_mode(fd: int, path: str, like: str | list[str] | None) -> None:
     mode = stat.S_IMODE(st.st_mode) if st is not None else None
     allowed = mode_of(like)
     if allowed is not None:
-        mode = (stat.S_IMODE(os.fstat(fd).st_mode) if mode is None else mode) & allowed
+        mode = allowed if mode is None else mode & allowed
     if mode is not None:
         os.fchmod(fd, mode)
     if st is not None:
@@ -205,7 +206,6 @@ def _open_locked(path: str, flags: int, timeout: float, like: str | list[str] | 
     if create:
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     allowed = mode_of(like)
-    create_mode = 0o644 if allowed is None else 0o644 & allowed
     deadline = time.monotonic() + timeout
     while True:
         created = False
@@ -215,8 +215,10 @@ def _open_locked(path: str, flags: int, timeout: float, like: str | list[str] | 
             if not create:
                 raise
             try:
-                fd = os.open(path, flags | os.O_CREAT | os.O_EXCL, create_mode)
+                fd = os.open(path, flags | os.O_CREAT | os.O_EXCL, 0o644 if allowed is None else allowed & 0o666)
                 created = True
+                if allowed is not None:
+                    os.fchmod(fd, allowed)  # exactly the source's mode, whatever the umask
             except FileExistsError:
                 continue  # another writer made it a moment ago: open theirs
         while True:

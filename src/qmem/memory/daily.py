@@ -92,8 +92,13 @@ def remember(ws: Workspace, text: str, *, type_: str | None = None, priority: st
     duplicate = next((old for old in known_entries(ws, day) if entries.similar(entry.text, old[0])), None)
     if duplicate is not None:
         return Written(ws.rel(path), 0, entry.render(), duplicate[0], f"{duplicate[1]}:{duplicate[2]}")
-    line = append_locked(path, entry.render() + "\n", header=f"# {day.isoformat()}\n\n")
+    line = append_locked(path, entry.render() + "\n", header=f"# {day.isoformat()}\n\n", like=_new_log_like(ws, path))
     return Written(ws.rel(path), line, entry.render())
+
+
+def _new_log_like(ws: Workspace, path: str) -> list[str] | None:
+    """A new daily log takes the workspace's mode; an existing one keeps its own."""
+    return None if os.path.exists(path) else ws.new_file_like()
 
 
 def refresh_written(cfg: object, paths: list[str]) -> str:
@@ -219,5 +224,6 @@ def flush(ws: Workspace, text: str, *, day: date | None = None) -> FlushReport:
         report.kept.append(rendered)
     report.path = ws.rel(path)
     if block:
-        report.line = append_locked(path, "\n".join(block) + "\n", header=f"# {day.isoformat()}\n\n")
+        report.line = append_locked(path, "\n".join(block) + "\n", header=f"# {day.isoformat()}\n\n",
+                                    like=_new_log_like(ws, path))
     return report

@@ -183,7 +183,7 @@ def _merge_into(ws: Workspace, target: str, items: list[tuple[entries.Entry, str
         return _merged_text(ws, target, current, items, scratch)
 
     try:
-        changed = rewrite_locked(target, change)
+        changed = rewrite_locked(target, change, like=sorted({log for _, _, log in items}))
     except UnicodeDecodeError as exc:
         report.warnings.append(f"{ws.rel(target)}: not UTF-8 (byte {exc.start}), skipped")
         return False

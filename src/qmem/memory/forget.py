@@ -137,7 +137,8 @@ def _archive(ws: Workspace, blocks: list[Found], today: date, why: str) -> str:
     if fresh:
         text = "".join(f"\n## {why} {b.ref} ({today.isoformat()})\n{MOVED_MARK.format(b.block_id)}\n{b.text}\n"
                        for b in fresh)  # the block's lines without their own endings: the archive is LF
-        append_locked(archive, text, header=f"# Archive {today.year:04d}-{today.month:02d}\n")
+        append_locked(archive, text, header=f"# Archive {today.year:04d}-{today.month:02d}\n",
+                      like=[os.path.join(ws.root, b.path) for b in fresh])
     return archive
 
 

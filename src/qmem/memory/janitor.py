@@ -162,7 +162,7 @@ def janitor(ws: Workspace, *, today: date | None = None, dry_run: bool = False) 
             block = "".join(
                 f"\n## From {m.source} (expired {m.expires}, archived {today.isoformat()})\n"
                 f"{MOVED_MARK.format(m.block_id)}\n{_ended(m.raw)}" for m in fresh)
-            append_locked(archive, block, header=f"# Archive {today.year:04d}-{today.month:02d}\n")
+            append_locked(archive, block, header=f"# Archive {today.year:04d}-{today.month:02d}\n", like=path)
             archived_ids.update(m.block_id for m in fresh)
         try:
             rewrite_locked(path, lambda text, path=path: _without(ws, path, text, today, archived_ids))

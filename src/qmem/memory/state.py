@@ -77,5 +77,5 @@ def _archive(ws: Workspace, old: str) -> str:
     while os.path.lexists(target):
         n += 1
         target = os.path.join(ws.archive, f"session-state-{stamp}-{n}.md")
-    atomic_write(ws.check_write(target), old)
+    atomic_write(ws.check_write(target), old, like=ws.session_state)
     return ws.rel(target)

@@ -39,6 +39,11 @@ class Workspace:
         self.session_state = os.path.join(self.root, "SESSION-STATE.md")
         self.abstract = os.path.join(self.memory_dir, ".abstract")
 
+    def new_file_like(self) -> list[str]:
+        """Where a new file of text that came from no memory file (an agent's entry) takes its
+        mode from: MEMORY.md, else the workspace folder (see fsutil.atomic_write's `like`)."""
+        return [self.memory_md if os.path.isfile(self.memory_md) else self.root]
+
     def rel(self, path: str) -> str:
         return os.path.relpath(path, self.root).replace(os.sep, "/")
 

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 import xxhash
 
 from ...base.errors import QmemError
-from ...base.fsutil import WriterLock, atomic_write
+from ...base.fsutil import WriterLock, atomic_write, mode_of
 from ..workspace import Workspace
 
 MANIFEST = ".qmem-tree.json"
@@ -235,7 +235,7 @@ def backup_original(ws: Workspace, original: bytes) -> str:
     while os.path.exists(candidate):
         n += 1
         candidate = f"{ws.memory_md}.bak.{n}"
-    atomic_write(candidate, original)
+    atomic_write(candidate, original, like=ws.memory_md)
     return candidate
 
 
@@ -285,13 +285,17 @@ def stage(ws: Workspace, leaves: dict[str, str], indexes: dict[str, str], root: 
     _clear_staging(ws)
     ws.check_write(os.path.join(staging_path(ws), "MEMORY.md"))
     staged_domains = os.path.join(staging_path(ws), "domains")
+    private = mode_of(ws.memory_md)  # every staged file holds MEMORY.md's text: it gets its mode
     for rel, body in {**leaves, **indexes}.items():
         path = os.path.join(staged_domains, rel)
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "w", encoding="utf-8", newline="") as handle:
+            if private is not None:
+                os.fchmod(handle.fileno(), private)
             handle.write(body)
-    atomic_write(os.path.join(staged_domains, MANIFEST), json.dumps(manifest, ensure_ascii=False, indent=2))
-    atomic_write(os.path.join(staging_path(ws), "MEMORY.md"), root)
+    atomic_write(os.path.join(staged_domains, MANIFEST), json.dumps(manifest, ensure_ascii=False, indent=2),
+                 like=ws.memory_md)
+    atomic_write(os.path.join(staging_path(ws), "MEMORY.md"), root, like=ws.memory_md)
 
 
 def switch(ws: Workspace) -> None:

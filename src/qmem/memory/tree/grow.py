@@ -261,7 +261,7 @@ def _reindex(ws: Workspace, *, root_budget: int | None, day: str | None, tree_co
         if old != body:
             if old is not None and legacy is False and known.get(rel) != digest(old.encode("utf-8")):
                 rescue_file(ws, path, result, "an _index.md edited by hand")
-            atomic_write(path, body)
+            atomic_write(path, body, like=ws.memory_md)
             result.written.append(f"memory/domains/{rel}")
     for rel in _stale_indexes(ws, set(wanted)):
         path = os.path.join(ws.domains, rel)
@@ -284,7 +284,7 @@ def _reindex(ws: Workspace, *, root_budget: int | None, day: str | None, tree_co
     manifest["indexes"] = sorted(set(manifest.get("indexes", [])) | set(wanted))
     manifest["index_digests"] = {**known, **{rel: digest(body.encode("utf-8")) for rel, body in wanted.items()}}
     manifest["domains_block"] = root[len(core) + len(root_separator(core)):]
-    atomic_write(manifest_path(ws), json.dumps(manifest, ensure_ascii=False, indent=2))
+    atomic_write(manifest_path(ws), json.dumps(manifest, ensure_ascii=False, indent=2), like=ws.memory_md)
     result.domains = _domain_rows(branches)
     result.changed = bool(result.written or result.removed)
     result.message = "indexes up to date" if not result.changed else f"rewrote {len(result.written)} files"
@@ -311,7 +311,7 @@ def _adopt_root_text(ws: Workspace, core: str, added: str, tree_config: dict[str
             n += 1
             name = f"{part.slug}-{n}"
         path = ws.check_write(os.path.join(folder, f"{name}.md"))
-        atomic_write(path, part.text if part.text.endswith("\n") else part.text + "\n")
+        atomic_write(path, part.text if part.text.endswith("\n") else part.text + "\n", like=ws.memory_md)
         result.moved.append({"what": f"section {part.title!r}", "from": "MEMORY.md", "to": ws.rel(path)})
     if keep.strip():
         if core and not core.endswith("\n"):

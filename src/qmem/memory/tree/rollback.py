@@ -155,7 +155,7 @@ def _rollback(ws: Workspace, force: bool) -> TreeResult:
             result.moved.append({"what": "distilled topic file", "from": ws.rel(path), "to": ws.rel(target)})
     if root_edited:
         target = os.path.join(rescue_dir(ws, result), "MEMORY.md")
-        atomic_write(target, current)
+        atomic_write(target, current, like=ws.memory_md)
         result.moved.append({"what": "the root as it was", "from": "MEMORY.md", "to": ws.rel(target)})
     atomic_write(ws.memory_md, original)
     for rel in ours:
