@@ -142,17 +142,18 @@ def test_http_refusals_are_one_line_exit_2(cli, indexed, monkeypatch):
     assert result.code == 2 and result.err.count("\n") == 1 and "cannot listen on 127.0.0.1:" in result.err, result
 
 
-def _post(url: str, token: str | None) -> int:
+def _post(url: str, token: str | None, extra: dict[str, str] | None = None, message: dict | None = None,
+          method: str = "POST") -> int:
     import json
     import urllib.error
     import urllib.request
 
-    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+    body = json.dumps(message or {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
         "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}).encode()
-    headers = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
+    headers = {"content-type": "application/json", "accept": "application/json, text/event-stream", **(extra or {})}
     if token is not None:
         headers["authorization"] = f"Bearer {token}"
-    request = urllib.request.Request(url, data=body, headers=headers, method="POST")
+    request = urllib.request.Request(url, data=body if method == "POST" else None, headers=headers, method=method)
     try:
         with urllib.request.urlopen(request, timeout=30) as response:
             return response.status
@@ -179,3 +180,59 @@ def test_http_prints_its_url_and_checks_the_token_on_every_request(indexed):
         proc.terminate()
         proc.communicate(timeout=30)
 
+
+
+def _serve(host: str, env: dict[str, str] | None = None) -> tuple[subprocess.Popen, int]:
+    proc = subprocess.Popen([PYTHON, "-m", "qmem", "mcp", "--http", "--host", host, "--port", "0"],
+                            env=env or subprocess_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = proc.stderr.readline()
+    if "MCP over HTTP at" not in line:
+        proc.kill()
+        rest = proc.communicate(timeout=30)[1]
+        pytest.fail(f"the server did not start on {host}: {line}{rest}")
+    return proc, int(line.rsplit(":", 1)[1].split("/", 1)[0])
+
+
+@pytest.mark.parametrize("host", ["127.0.0.2", "127.8.8.8", "127.0.0.1", "0:0:0:0:0:0:0:1"])
+def test_http_on_any_loopback_address_refuses_a_rebound_host_or_foreign_origin(indexed, host):
+    """A DNS-rebinding page reaches the loopback server under its own name: its Host (and a
+    browser's Origin) name the attacker's site. Nothing of it may reach a tool."""
+    import socket
+
+    if ":" in host:
+        try:
+            probe = socket.socket(socket.AF_INET6)
+            probe.bind(("::1", 0))
+            probe.close()
+        except OSError:
+            pytest.skip("no IPv6 loopback here")
+    proc, port = _serve(host)
+    shown = f"[{host}]" if ":" in host else host
+    url = f"http://{shown}:{port}/mcp"
+    evil = f"rebind.attacker.example:{port}"
+    notification = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+    try:
+        assert _post(url, None) == 200  # its own clients still work
+        assert _post(url, None, {"origin": f"http://{shown}:{port}"}) == 200
+        assert _post(url, None, {"host": evil}) == 421
+        assert _post(url, None, {"host": evil}, notification) == 421
+        assert _post(url, None, {"host": evil}, method="GET") == 421
+        assert _post(url, None, {"origin": f"http://{evil}"}) == 403
+        assert _post(url, None, {"origin": "null"}) == 403
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=30)
+
+
+@pytest.mark.parametrize("token", [" " * 16, "\t" * 20, "a" * 32, "abababababababababab", "0123456701234567"])
+def test_http_refuses_a_token_that_is_no_secret(cli, indexed, monkeypatch, token):
+    import uvicorn
+
+    async def never(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        raise AssertionError("the server started with a guessable token")
+
+    monkeypatch.setattr(uvicorn.Server, "serve", never)
+    monkeypatch.setenv("QMEM_MCP_TOKEN", token)
+    result = cli("mcp", "--http", "--host", "127.0.0.2", "--port", "0")
+    assert result.code == 2 and result.err.count("\n") == 1 and "bearer token" in result.err, result
+    assert "secrets.token_urlsafe" in result.err

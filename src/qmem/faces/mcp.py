@@ -263,9 +263,11 @@ def serve(config_file: str | None = None, workspace: str | None = None, http: bo
 
     server = build(Memory(config_file, workspace))
     app = server.streamable_http_app(host=host)
+    bound = sock.getsockname()
+    if is_loopback(host):  # a browser page must not reach it through a rebound DNS name
+        app = HostGuard(app, *allowed_origins(host, bound[0], bound[1]))
     if token:
         app = BearerAuth(app, token)
-    bound = sock.getsockname()
     if announce:
         shown = f"[{bound[0]}]" if ":" in bound[0] else bound[0]
         announce(f"MCP over HTTP at http://{shown}:{bound[1]}/mcp" + (" (bearer token required)" if token else ""))
@@ -300,10 +302,30 @@ def is_loopback(host: str) -> bool:
         return False  # a host name: it may resolve to anything
 
 
+MIN_DISTINCT = 6
+MAKE_TOKEN = "python3 -c 'import secrets; print(secrets.token_urlsafe(32))'"
+
+
+def token_problem(token: str) -> str | None:
+    """Why `token` is no secret (too short, white space, too few distinct characters, a
+    repeated pattern), or None. A random 16-character token passes; `aaaa…`, `abab…`,
+    16 spaces do not."""
+    if len(token) < MIN_TOKEN:
+        return f"too short ({len(token)} characters; at least {MIN_TOKEN})"
+    if any(ch.isspace() or not ch.isprintable() for ch in token):
+        return "it holds white space or control characters"
+    if len(set(token)) < MIN_DISTINCT:
+        return f"too easy to guess (only {len(set(token))} distinct characters; at least {MIN_DISTINCT})"
+    if any(token == (token[:k] * (len(token) // k + 1))[:len(token)] for k in range(1, len(token) // 2 + 1)):
+        return "too easy to guess (one short pattern repeated)"
+    return None
+
+
 def check_http_exposure(host: str, allow_remote: bool, token: str | None) -> None:
-    """Refuse to put the memory on the network by accident, or without a token."""
-    if token is not None and len(token) < MIN_TOKEN:
-        raise BadInputError(f"the bearer token is too short ({len(token)} characters; at least {MIN_TOKEN})")
+    """Refuse to put the memory on the network by accident, or without a real secret."""
+    problem = None if token is None else token_problem(token)
+    if problem:
+        raise BadInputError(f"the bearer token is {problem}; make one with: {MAKE_TOKEN}")
     if is_loopback(host):
         return
     if not allow_remote:
@@ -332,6 +354,54 @@ def _bind(host: str, port: int):  # noqa: ANN202 - socket.socket
         raise BadInputError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
     sock.setblocking(False)
     return sock
+
+
+def allowed_origins(host: str, address: str, port: int) -> tuple[set[str], set[str]]:
+    """The Host and Origin header values a request to a loopback server may carry: the
+    address it was given and the one it is bound to (and `localhost` where that is where the
+    name leads), each with the port. Anything else is a page whose DNS name was rebound to us."""
+    import ipaddress
+
+    names = {host.lower()}
+    for value in (host, address):
+        try:
+            ip = ipaddress.ip_address(value.strip("[]"))
+        except ValueError:
+            continue
+        names.add(str(ip))
+        if ip.version == 6 and ip.ipv4_mapped is None:
+            names.add(ip.exploded)
+        if str(ip) in ("127.0.0.1", "::1"):
+            names.add("localhost")
+    if "localhost" in names:
+        names.update({"127.0.0.1", "::1"})
+    hosts = {f"[{n}]" if ":" in n.strip("[]") else n for n in (n.strip("[]") for n in names)}
+    with_port = {f"{h}:{port}" for h in hosts} | (hosts if port == 80 else set())
+    return with_port, {f"http://{h}" for h in with_port}
+
+
+class HostGuard:
+    """ASGI middleware against DNS rebinding: a request whose Host is not this server's own
+    address gets 421, one whose Origin is another site 403 (no Origin: not a browser page)."""
+
+    def __init__(self, app, hosts: set[str], origins: set[str]) -> None:  # noqa: ANN001
+        self.app = app
+        self.hosts = {h.encode() for h in hosts}
+        self.origins = {o.encode() for o in origins}
+
+    async def __call__(self, scope, receive, send) -> None:  # noqa: ANN001
+        if scope["type"] in ("http", "websocket"):
+            headers = dict(scope.get("headers") or [])
+            origin = headers.get(b"origin")
+            status = 421 if headers.get(b"host", b"").lower() not in self.hosts else \
+                403 if origin is not None and origin.lower() not in self.origins else 0
+            if status:
+                body = b'{"error": "this server answers only requests addressed to it (Host/Origin)"}'
+                await send({"type": "http.response.start", "status": status, "headers": [
+                    (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+                await send({"type": "http.response.body", "body": body})
+                return
+        await self.app(scope, receive, send)
 
 
 class BearerAuth:
