@@ -124,9 +124,15 @@ class Searcher(Protocol):
     def path_problem(self, regex: str) -> str | None:
         """Why the engine cannot filter paths with `regex` (too complex, bad syntax), or None."""
 
-    def health(self) -> tuple[str | None, int]:
+    def health(self, thorough: bool = False) -> tuple[str | None, int]:
         """(why the index is unusable or None, how many sections it holds: -1 when none was
-        built yet). A real probe: a local index opens every segment."""
+        built yet). A real probe: a local index opens every segment; `thorough` (doctor) also
+        reads every file it is made of against the checksum written with it."""
+
+    def damage(self, failure: BaseException) -> str | None:
+        """Why the index is damaged, once a search failed with `failure` on every attempt (an
+        engine error that is neither a lock nor a file a refresh just replaced), or None: the
+        failure is not damage and is raised as it is."""
 
     def reload(self) -> None:
         """See the latest commit (a searcher kept open between searches)."""

@@ -12,7 +12,7 @@ import time
 
 from ..text import query as query_mod
 from ..base.config import MAX_LIMIT, Config
-from ..base.errors import BadInputError, IndexCorruptError
+from ..base.errors import BadInputError, IndexCorruptError, is_engine_panic
 from ..base.fsutil import glob_to_regex
 from ..backends import open_searcher
 from ..base.conventions import parse_type
@@ -166,18 +166,22 @@ def search(cfg: Config, text: str, options: SearchOptions | None = None,
     form = build_form(text, options)
     searcher = searcher or open_searcher(cfg)
     check_path_filter(searcher, options.path, form)
-    last_error: Exception | None = None
+    last_error: BaseException | None = None
     for attempt in range(_RETRIES):
         try:
             searcher.reload()  # a searcher kept open sees the latest commit
             return _run(cfg, form, options, searcher)
-        except ValueError as exc:
+        except BaseException as exc:
             # A refresh in another process may delete a segment between our reading
             # meta.json and opening the segment; the next attempt sees the new commit.
+            if not isinstance(exc, ValueError) and not is_engine_panic(exc):
+                raise
             last_error = exc
             searcher.close()
+            if is_engine_panic(exc):
+                break  # no refresh makes the engine panic: asking again only panics again
             time.sleep(0.02 * (attempt + 1))
-    problem = searcher.health()[0]  # still failing: a damaged index, or a query the engine refuses
+    problem = searcher.damage(last_error)  # type: ignore[arg-type]  # still failing: damaged?
     if problem:
         raise IndexCorruptError(f"the index in {searcher.location} is damaged ({problem})")
     raise last_error  # type: ignore[misc]

@@ -84,16 +84,19 @@ def refresh(
     names: list[str] | None = None,
     full: bool = False,
     progress: Progress | None = None,
+    damaged: str = "",
 ) -> RefreshReport:
     """Bring the index in line with the files of the named collections (all by default).
 
     A damaged index (unreadable meta.json or segment files, another program's index) is a
     cache gone bad: it is removed and rebuilt from the Markdown, and `report.healed` says why
-    (checking costs ~1 ms: meta.json, the files it names, each segment file's footer)."""
+    (checking costs ~1 ms: meta.json, the files it names, each segment file's footer, and the
+    checksums of the files written since the last check). `damaged`: a search found it
+    damaged (why), so it is rebuilt whatever the checks say."""
     started = time.monotonic()
     claim_data_dir(cfg)
     try:
-        report = _refresh(cfg, names, full, progress)
+        report = _refresh(cfg, names, full, progress, damaged=damaged)
     except IndexCorruptError as exc:  # found only once Tantivy wrote to it: start again from nothing
         report = _refresh(cfg, names, full, progress, damaged=str(exc))
     if report.rebuilt_from:

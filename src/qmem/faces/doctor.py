@@ -5,7 +5,8 @@ command or step that fixes it). Nothing here changes anything; the faces only re
 
     config     the config file loads (a missing file is an empty config, not a problem)
     roots      every collection's root folder exists
-    index      the index opens and holds every configured collection
+    index      the index opens, every segment file matches its checksum (what its commit
+               wrote: read in full), and it holds every configured collection
     stale      files changed on disk since the last refresh
     data       data folders of configs that no longer exist; index folders of old formats
     boot       each workspace's boot output fits its token budget
@@ -131,7 +132,7 @@ def check_index(cfg: config_mod.Config) -> Check:
         check.detail = "nothing to index yet"
         return check
     searcher = open_searcher(cfg)
-    damage, sections = searcher.health()  # a real probe: a local index opens every segment
+    damage, sections = searcher.health(thorough=True)  # a real probe, and every segment file's checksum
     if damage:
         check.fail(f"the index in {searcher.location} is damaged ({damage})",
                    f"qmem{_flag(cfg)} index (rebuilds it from your files)")

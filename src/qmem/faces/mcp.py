@@ -14,7 +14,9 @@ import sys
 
 from ..engine import catalog, retrieve, search
 from ..base import config
-from ..base.errors import BadInputError, QmemError, internal_message, is_engine_panic
+from ..base.errors import (
+    BadInputError, IndexCorruptError, IndexMissingError, QmemError, internal_message, is_engine_panic,
+)
 from ..memory import boot as boot_mod
 from ..memory import daily
 from ..memory.workspace import resolve
@@ -65,12 +67,10 @@ class Memory:
         else:
             try:
                 hits = search.search(cfg, query, options, self.searcher)
-            except QmemError as exc:
-                if "no index" not in str(exc):
-                    raise
+            except (IndexMissingError, IndexCorruptError) as exc:  # a cache to build, or rebuild
                 from ..engine.sync import refresh
 
-                refresh(cfg)
+                refresh(cfg, damaged=str(exc) if isinstance(exc, IndexCorruptError) else "")
                 hits = search.search(cfg, query, options, self.searcher)
         from .render import openclaw_results
 

@@ -326,13 +326,17 @@ class OpenSearchSearcher:
     def path_problem(self, regex: str) -> str | None:
         return None  # the cluster checks its regexp itself (a refused one is a one-line BackendError)
 
-    def health(self) -> tuple[str | None, int]:
+    def health(self, thorough: bool = False) -> tuple[str | None, int]:
         """One count of what this config's scopes may see: -1 before the first refresh
-        created the index, the error in one line when the cluster refuses or is unreachable."""
+        created the index, the error in one line when the cluster refuses or is unreachable
+        (the cluster keeps its own checksums: `thorough` asks nothing more)."""
         try:
             return None, self.backend.count(scope_filter(self.cfg.sees), self.cfg.sees)
         except QmemError as exc:  # unreachable, refused, no client or no credentials
             return str(exc), -1
+
+    def damage(self, failure: BaseException) -> str | None:
+        return None  # nothing local to be damaged: the cluster's errors are typed (BackendError)
 
     def reload(self) -> None:
         pass  # every request sees the cluster's latest refresh

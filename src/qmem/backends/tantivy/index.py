@@ -35,7 +35,20 @@ _SEGMENT_FILES = (".store", ".term", ".idx", ".pos", ".fast", ".fieldnorm")
 def check(data_dir: str) -> str | None:
     """Why the index folder cannot be used, found cheaply (meta.json and the files it names);
     None when it looks whole or does not exist yet. Truncated segment files pass this check:
-    `probe` opens them."""
+    `probe` opens them; garbled ones `verify_checksums` finds."""
+    problem, names = segment_files(data_dir)
+    if problem:
+        return problem
+    path = tantivy_dir(data_dir)
+    for name in names:
+        if not os.path.isfile(os.path.join(path, name)):
+            return f"segment file {name} is missing"
+    return None
+
+
+def segment_files(data_dir: str) -> tuple[str | None, list[str]]:
+    """(why meta.json is unusable or None, the segment files it names); (None, []) when there
+    is no index yet."""
     import json  # here only: json brings `re` and `enum`, which a search never needs
 
     path = tantivy_dir(data_dir)
@@ -43,25 +56,84 @@ def check(data_dir: str) -> str | None:
         with open(os.path.join(path, "meta.json"), "rb") as handle:
             raw = handle.read()
     except (FileNotFoundError, NotADirectoryError):
-        return None  # not built yet (a data folder that is a file is reported by the writer)
+        return None, []  # not built yet (a data folder that is a file is reported by the writer)
     except OSError as exc:
-        return f"meta.json cannot be read ({exc.strerror})"
+        return f"meta.json cannot be read ({exc.strerror})", []
     if not raw.strip():
-        return "meta.json is empty"
+        return "meta.json is empty", []
     try:
         meta = json.loads(raw)
         fields = {f["name"] for f in meta["schema"]}
         segments = [(s["segment_id"].replace("-", ""), (s.get("deletes") or {}).get("opstamp")) for s in meta["segments"]]
     except (ValueError, KeyError, TypeError, AttributeError):
-        return "meta.json is not a Tantivy index description"
+        return "meta.json is not a Tantivy index description", []
     if fields != FIELD_NAMES:
-        return "meta.json describes another index (its fields are not qmem's)"
+        return "meta.json describes another index (its fields are not qmem's)", []
+    names = []
     for segment, deletes in segments:
-        names = [segment + ext for ext in _SEGMENT_FILES] + ([f"{segment}.{deletes}.del"] if deletes is not None else [])
-        for name in names:
-            if not os.path.isfile(os.path.join(path, name)):
-                return f"segment file {name} is missing"
-    return None
+        names += [segment + ext for ext in _SEGMENT_FILES] + ([f"{segment}.{deletes}.del"] if deletes is not None else [])
+    return None, names
+
+
+# What each segment file ends with: a JSON footer holding the CRC32 of the bytes before it,
+# the footer's length (u32, little-endian) and Tantivy's magic number 1337 (u32).
+_FOOTER_MAGIC = 1337
+# name → (size, mtime_ns, ctime_ns, inode, crc): a file whose checksum was verified as it was then
+Verified = dict[str, tuple[int, int, int, int, int]]
+
+
+def verify_checksums(data_dir: str, known: Verified | None = None, trust_known: bool = True) -> tuple[str | None, Verified]:
+    """Check each segment file of the last commit against the CRC32 its footer holds (what the
+    commit wrote): why one does not match, or None, and the files verified. `known` (an
+    earlier verification): a file still exactly as it was then is not read again when
+    `trust_known`; and a name must keep the checksum it had (segment files are written once:
+    another checksum under that name is a file swapped or replaced)."""
+    import struct
+    import zlib
+
+    known = known or {}
+    problem, names = segment_files(data_dir)
+    if problem:
+        return problem, {}
+    path = tantivy_dir(data_dir)
+    verified: Verified = {}
+    for name in names:
+        file = os.path.join(path, name)
+        try:
+            st = os.stat(file)
+            stamp = (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+            before = known.get(name)
+            if trust_known and before is not None and before[:4] == stamp:
+                verified[name] = before
+                continue
+            with open(file, "rb") as handle:
+                data = handle.read()
+        except OSError as exc:
+            return f"segment file {name} cannot be read ({exc.strerror})", {}
+        crc = _footer_crc(data, struct)
+        if crc is None:
+            return f"segment file {name} has no checksum footer", {}
+        if zlib.crc32(memoryview(data)[:len(data) - 8 - struct.unpack_from("<I", data, len(data) - 8)[0]]) != crc:
+            return f"segment file {name} does not match its checksum (garbled)", {}
+        if before is not None and before[4] != crc:
+            return f"segment file {name} is not the one its commit wrote (swapped or replaced)", {}
+        verified[name] = (*stamp, crc)
+    return None, verified
+
+
+def _footer_crc(data: bytes, struct) -> int | None:  # noqa: ANN001 - the struct module
+    import json
+
+    if len(data) < 8:
+        return None
+    length, magic = struct.unpack_from("<II", data, len(data) - 8)
+    if magic != _FOOTER_MAGIC or length > len(data) - 8:
+        return None
+    try:
+        crc = json.loads(data[len(data) - 8 - length:len(data) - 8])["crc"]
+    except (ValueError, KeyError, TypeError):
+        return None
+    return crc if type(crc) is int else None
 
 
 def probe(data_dir: str) -> str | None:
@@ -80,6 +152,26 @@ def inspect(data_dir: str) -> tuple[str | None, int]:
         return None, index.searcher().num_docs
     except Exception as exc:  # ValueError, or a pyo3 PanicException from a damaged file
         return reason(exc), -1
+
+
+# Engine errors a search may meet while the index is fine: a refresh in another process
+# holds a lock or has just merged a segment away (the next attempt sees its commit).
+_PASSING = ("LockBusy", "FileDoesNotExist", "PathDoesNotExist", "No such file", "does not exist")
+
+
+def damage(data_dir: str, exc: BaseException) -> str | None:
+    """Why the index is damaged, once a search failed with `exc` on every attempt: what the
+    cheap checks or the checksums find, else the engine's error itself when it is a panic or
+    anything but a lock or a missing file (a garbled block, two files swapped). None: not damage."""
+    problem = inspect(data_dir)[0] or verify_checksums(data_dir, trust_known=False)[0]
+    if problem:
+        return problem
+    from ...base.errors import is_disk_full, is_engine_panic
+
+    if is_engine_panic(exc) or (isinstance(exc, ValueError) and not is_disk_full(exc)
+                                and not any(text in str(exc) for text in _PASSING)):
+        return reason(exc)
+    return None
 
 
 def reason(exc: BaseException) -> str:

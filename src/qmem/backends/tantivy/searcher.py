@@ -94,10 +94,20 @@ class TantivySearcher:
     def path_problem(self, regex: str) -> str | None:
         return path_regex_problem(regex)
 
-    def health(self) -> tuple[str | None, int]:
-        from .index import inspect
+    def health(self, thorough: bool = False) -> tuple[str | None, int]:
+        from .index import inspect, verify_checksums
 
-        return inspect(self.data_dir)
+        problem, docs = inspect(self.data_dir)
+        if thorough and problem is None and docs >= 0:
+            from .writer import sealed_checksums  # doctor only: a search never imports the writer
+
+            problem = verify_checksums(self.data_dir, sealed_checksums(self.data_dir), trust_known=False)[0]
+        return problem, (-1 if problem else docs)
+
+    def damage(self, failure: BaseException) -> str | None:
+        from .index import damage
+
+        return damage(self.data_dir, failure)
 
 
 def register(index: tantivy.Index) -> None:

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
     from .index import Prepared
 
-SEAL_VERSION = 1
+SEAL_VERSION = 2  # 2: with the segment files' verified checksums
 _SEAL_NAME = "tantivy.seal"  # in the version folder, beside (never inside) the Tantivy folder
 
 
@@ -193,31 +193,51 @@ def _collect_orphans(writer: tantivy.IndexWriter) -> None:
 def inspect(data_dir: str) -> tuple[str | None, int]:
     """`index.inspect` (why the index is unusable or None, how many documents it holds, -1
     when unknown), from the seal when the Tantivy folder is exactly as it was when the seal
-    was made; else inspected, and sealed when found whole. Call it under the write lock: a
-    folder that changes while it is inspected must not be sealed."""
+    was made; else inspected, each segment file the seal did not vouch for checked against
+    its checksum (what its commit wrote: bytes garbled in place, a file swapped), and sealed
+    when found whole. Call it under the write lock: a folder that changes while it is
+    inspected must not be sealed."""
     import marshal
 
     from ...base.fsutil import atomic_write
 
     signature = _signature(tantivy_dir(data_dir))
     seal_path = os.path.join(version_dir(data_dir), _SEAL_NAME)
+    verified: dict = {}
     if signature:
         try:
             with open(seal_path, "rb") as handle:
-                version, sealed, docs = marshal.loads(handle.read())
-            if version == SEAL_VERSION and sealed == signature and type(docs) is int and docs >= 0:
+                version, sealed, docs, verified = marshal.loads(handle.read())
+            if version == SEAL_VERSION and type(verified) is dict and sealed == signature and type(docs) is int \
+                    and docs >= 0:
                 return None, docs
         except (OSError, ValueError, EOFError, TypeError):
-            pass  # none, damaged or another version's: inspect
+            verified = {}  # none, damaged or another version's: inspect, read every file
     from . import index
 
     problem, docs = index.inspect(data_dir)
+    if problem is None and docs >= 0:
+        problem, verified = index.verify_checksums(data_dir, verified if type(verified) is dict else {})
+        if problem:
+            docs = -1
     if problem is None and docs >= 0 and signature and _signature(tantivy_dir(data_dir)) == signature:
         try:
-            atomic_write(seal_path, marshal.dumps((SEAL_VERSION, signature, docs)))
+            atomic_write(seal_path, marshal.dumps((SEAL_VERSION, signature, docs, verified)))
         except OSError:
             pass  # a cache: the next refresh inspects again
     return problem, docs
+
+
+def sealed_checksums(data_dir: str) -> dict:
+    """The segment files' checksums the seal recorded (name → (size, mtime, ctime, inode, crc)), {} when none."""
+    import marshal
+
+    try:
+        with open(os.path.join(version_dir(data_dir), _SEAL_NAME), "rb") as handle:
+            version, _, _, verified = marshal.loads(handle.read())
+    except (OSError, ValueError, EOFError, TypeError):
+        return {}
+    return verified if version == SEAL_VERSION and type(verified) is dict else {}
 
 
 def _signature(folder: str) -> tuple:

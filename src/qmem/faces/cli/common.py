@@ -286,7 +286,7 @@ def rebuild_damaged_index(cfg: object, problem: Exception) -> None:
     err(f"warning: {problem}; rebuilding it from the Markdown files")
     progress = ProgressLine("rebuilding")
     try:
-        refresh(cfg, progress=progress)  # type: ignore[arg-type]
+        refresh(cfg, progress=progress, damaged=str(problem))  # type: ignore[arg-type]
     finally:
         progress.close()
 
