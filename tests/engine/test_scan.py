@@ -63,3 +63,30 @@ def test_tree_branch_indexes_are_not_indexed(tmp_path):
         touch(tmp_path, rel)
     found, _ = rels(tmp_path, ["memory/**/*.md"])
     assert found == ["memory/_index.md", "memory/domains/infra/backup.md"]
+
+
+def test_a_symlink_loop_is_skipped_with_a_warning(tmp_path):
+    """Links that lead only to each other (ELOOP) anywhere in the tree: skipped, said once each."""
+    touch(tmp_path, "MEMORY.md")
+    touch(tmp_path, "memory/deep/a.md")
+    os.symlink("b", tmp_path / "memory" / "a")
+    os.symlink("a", tmp_path / "memory" / "b")
+    os.symlink("self", tmp_path / "memory" / "deep" / "self")
+    found, warnings = rels(tmp_path, ["MEMORY.md", "memory/**/*.md"])
+    assert found == ["MEMORY.md", "memory/deep/a.md"]
+    assert sorted(w.split(":")[0] for w in warnings) == ["memory/a", "memory/b", "memory/deep/self"], warnings
+    assert all("symbolic links" in w and "skipped" in w for w in warnings)
+
+
+def test_every_command_that_scans_survives_a_symlink_loop(tmp_path, cli):
+    ws = tmp_path / "ws"
+    touch(ws, "MEMORY.md", "# Memory\n\n- [K] the loop test fact\n")
+    touch(ws, "memory/2026-03-01.md", "# 2026-03-01\n\n- [E] a day\n")
+    os.symlink("y", ws / "memory" / "x")
+    os.symlink("x", ws / "memory" / "y")
+    for args in (("collection", "create", "main", str(ws)), ("index",), ("status",), ("maintain", "-w", str(ws)),
+                 ("doctor", "-w", str(ws))):
+        result = cli(*args)
+        assert result.code == 0, (args, result)
+        assert "internal error" not in result.err
+    assert "the loop test fact" in cli("search", "loop", "test").out

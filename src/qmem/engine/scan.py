@@ -271,6 +271,17 @@ def _lstat_folder(fd: int) -> tuple[list[str], list[os.stat_result], list[int], 
     return names, stats, modes, kinds
 
 
+def _dir_or_warn(entry: os.DirEntry, prefix: str, warnings: list[str], descends: bool) -> bool:
+    """`entry.is_dir()`, or False when it is a link that cannot be followed (a loop), with a
+    warning when the walk would have entered a folder of that name."""
+    try:
+        return entry.is_dir()
+    except OSError as exc:
+        if descends and not entry.name.startswith(".") and entry.name not in SKIP_DIRS:
+            warnings.append(f"{shown_name(prefix + entry.name)}: {exc.strerror}, skipped")
+        return False
+
+
 def _scan(matcher: Matcher, real_root: str, known: Known) -> Listing:
     rels: list[str] = []
     sizes: list[int] = []
@@ -466,7 +477,11 @@ def _scan(matcher: Matcher, real_root: str, known: Known) -> Listing:
                     plain_files(names[start:], stats[start:], modes[start:], only_files)
                 return
             start = 0
-            for at in compress(range(len(entries)), map(_is_dir, entries)):  # folders are few
+            try:
+                dirs = list(compress(range(len(entries)), map(_is_dir, entries)))  # folders are few
+            except OSError:  # a symlink that cannot be followed (a loop: ELOOP): skipped, said once
+                dirs = [i for i, entry in enumerate(entries) if _dir_or_warn(entry, prefix, warnings, depth != 0)]
+            for at in dirs:
                 if at > start:
                     files(entries[start:at])
                 folder(entries[at].name, entries[at])
