@@ -162,7 +162,8 @@ def render() -> str:
         "Every command and option, exactly as `--help` prints it (at 80 columns). Each entry links to\n"
         "the guide that shows the command at work with real output. Errors are one line on stderr\n"
         "(`qmem: …`) and an exit code: `0` ok, `2` bad input, `75` another refresh holds the index for\n"
-        "longer than `--wait`, `1` an unexpected internal error (`QMEM_DEBUG=1` shows its traceback).\n",
+        "longer than `--wait`, `74` the disk is full (nothing was half-written), `1` an unexpected internal\n"
+        "error (`QMEM_DEBUG=1` shows its traceback).\n",
     ]
     toc = []
     for title, entries in GROUPS:
