@@ -344,3 +344,21 @@ def test_a_file_in_the_way_of_a_commit_that_cannot_be_collected_means_a_rebuild(
     assert "FileAlreadyExists" in report.healed
     assert [h.path for h in search.search(cfg, "quokka")] == ["memory/note-0002.md"]
     assert index_snapshot(cfg.data_dir) == fresh_build(cfg, tmp_path, "fresh")
+
+
+def test_a_remember_after_a_killed_refresh_keeps_its_intent(tmp_path, cli):
+    """A refresh killed between its commit and its manifest leaves an intent; a `remember`
+    (which re-indexes only its own file) must leave that intent for the next refresh, which
+    then converges without a rebuild."""
+    cfg, root = setup_collection(tmp_path, 6)
+    sync.refresh(cfg)
+    added = root / "memory" / "added-by-the-killed-refresh.md"
+    added.write_text("# added\n## zebra\n- [K] zebra quokka\n", encoding="utf-8")
+    assert run_killable("before-manifest") == -signal.SIGKILL  # committed, manifest not saved
+    written = cli("remember", "the okapi fact", "-w", str(root), "--date", "2026-01-03")
+    assert written.code == 0 and written.err == "", written
+    added.unlink()  # what the killed refresh added is gone before the next refresh
+    report = sync.refresh(cfg)
+    assert report.healed == ""  # converged from the intent, not by a rebuild one refresh late
+    assert index_snapshot(cfg.data_dir) == fresh_build(cfg, tmp_path, "fresh")
+    assert not search.search(cfg, "quokka") and search.search(cfg, "okapi")

@@ -317,6 +317,18 @@ def save_intent(data_dir: str, collection: str, paths: set[str]) -> None:
     atomic_write(_intent_path(data_dir, collection), orjson.dumps(sorted(pending)))
 
 
+def settle_intent(data_dir: str, collection: str, pending: set[str]) -> None:
+    """After a commit that re-read only some paths (`refresh_files`): what an earlier,
+    interrupted refresh left pending (`pending`, less what this commit re-read) stays for the
+    next full refresh; nothing pending clears the intent."""
+    if pending:
+        import orjson
+
+        atomic_write(_intent_path(data_dir, collection), orjson.dumps(sorted(pending)))
+    else:
+        clear_intent(data_dir, collection)
+
+
 def clear_intent(data_dir: str, collection: str) -> None:
     try:
         os.unlink(_intent_path(data_dir, collection))

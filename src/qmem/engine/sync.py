@@ -409,11 +409,14 @@ def refresh_files(cfg: Config, paths: list[str]) -> int:
                 done += 1
             saved.append(old)
         if saved:
+            ours = {m.collection: {info.rel for info in todo[m.collection]} for m in saved}
+            # What a killed refresh left pending is not ours to settle: it stays for the next refresh.
+            pending = {m.collection: manifests.load_intent(cfg.data_dir, m.collection) - ours[m.collection]
+                       for m in saved}
             for manifest in saved:  # the intent survives a crash after the commit (see refresh)
-                manifests.save_intent(cfg.data_dir, manifest.collection,
-                                      {info.rel for info in todo[manifest.collection]})
+                manifests.save_intent(cfg.data_dir, manifest.collection, ours[manifest.collection])
             writer.commit()
             for manifest in saved:
                 manifests.save(cfg.data_dir, manifest)
-                manifests.clear_intent(cfg.data_dir, manifest.collection)
+                manifests.settle_intent(cfg.data_dir, manifest.collection, pending[manifest.collection])
     return done
