@@ -155,7 +155,7 @@ def test_the_mcp_tool_and_the_cli_share_the_rule(cli, workspace, monkeypatch):
     monkeypatch.setenv("QMEM_WORKSPACE", str(workspace))
     kept = Memory().memory_remember("The backup NAS is called Tardis", type="K")
     again = cli("remember", "the backup NAS is called tardis!", "--type", "K", "--json")
-    assert json.loads(again.out)["duplicate_at"] == f"{kept['path']}:{kept['line']}"
+    assert json.loads(again.out)["duplicate_at"] == kept["ref"]
 
 
 @pytest.mark.parametrize("a,b,same", [

@@ -225,8 +225,9 @@ def build(memory: Memory):  # noqa: ANN201 - mcp.server.mcpserver.MCPServer
 
     @tool((
         "Forget a remembered entry that is wrong or no longer wanted: it moves to memory/archive/ (never "
-        "deleted) and leaves the files agents boot from. entry: path:LINE as memory_remember returned it, or words of "
-        "the entry; when several match, the error lists them (pick one, or set all=true)."), effect="remove")
+        "deleted) and leaves the files agents boot from. entry: the ref memory_remember returned (path:LINE@ID), "
+        "'path:LINE words of it', or words of the entry; when several match, the error lists them (pick one, or set "
+        "all=true)."), effect="remove")
     def memory_forget(entry: str, all: bool = False) -> dict[str, Any]:  # noqa: A002
         return memory.memory_forget(entry, all)
 

@@ -325,7 +325,7 @@ def forget_text(result: ForgetResult) -> str:
 def replace_text(result: ForgetResult) -> str:
     """The corrected entry on its line, and where the old wording went."""
     written = result.written or {}
-    return f"{written.get('path')}:{written.get('line')}  {written.get('entry')}\nthe old entry is in {result.archive}"
+    return f"{written.get('ref')}  {written.get('entry')}\nthe old entry is in {result.archive}"
 
 
 def distill_text(report: DistillReport) -> str:

@@ -33,11 +33,18 @@ class Written:
         self.line = line  # 0 when nothing was written (a duplicate)
         self.entry = entry
         self.duplicate_of = duplicate_of  # the entry already kept, when this one was one
-        self.duplicate_at = duplicate_at  # ... and where: path:line
+        self.duplicate_at = duplicate_at  # ... and where: its ref, path:LINE@ID
         self.indexed = ""  # what refresh_written said: "", "indexed" or why not
+
+    @property
+    def ref(self) -> str:
+        """`path:LINE@ID`, what forget and `remember --replace` take ("" when nothing was written)."""
+        return f"{self.path}:{self.line}@{entries.entry_id(self.entry)}" if self.line else ""
 
     def to_dict(self) -> dict[str, object]:
         out: dict[str, object] = {"path": self.path, "line": self.line, "entry": self.entry}
+        if self.line:
+            out["ref"] = self.ref
         if self.duplicate_of:
             out["duplicate_of"] = self.duplicate_of
             out["duplicate_at"] = self.duplicate_at
@@ -85,13 +92,13 @@ def remember(ws: Workspace, text: str, *, type_: str | None = None, priority: st
              expire: str | None = None, ref: str | None = None, day: date | None = None) -> Written:
     """Append one entry to the day's log; returns where it went. An entry like one already kept
     (the rule `flush` uses: `entries.similar`) is not written again, whichever face asks:
-    `line` is 0, `duplicate_of` names the kept text and `duplicate_at` its path:line."""
+    `line` is 0, `duplicate_of` names the kept text and `duplicate_at` its ref (path:LINE@ID)."""
     day = day or date.today()
     entry = make_entry(text, type_, priority, expire, ref, day)
     path = ws.check_write(ws.daily_log(day))
     duplicate = next((old for old in known_entries(ws, day) if entries.similar(entry.text, old[0])), None)
     if duplicate is not None:
-        return Written(ws.rel(path), 0, entry.render(), duplicate[0], f"{duplicate[1]}:{duplicate[2]}")
+        return Written(ws.rel(path), 0, entry.render(), duplicate[0], duplicate[2])
     line = append_locked(path, entry.render() + "\n", header=f"# {day.isoformat()}\n\n", like=_new_log_like(ws, path))
     return Written(ws.rel(path), line, entry.render())
 
@@ -180,10 +187,10 @@ def _note(line: str, day: date) -> entries.Entry | None:
     return parsed
 
 
-def known_entries(ws: Workspace, day: date) -> list[tuple[str, str, int]]:
-    """(text, path relative to the workspace, line) of every entry already kept: today's and
-    yesterday's logs, and the L1 topic files."""
-    found: list[tuple[str, str, int]] = []
+def known_entries(ws: Workspace, day: date) -> list[tuple[str, str, str]]:
+    """(text, path relative to the workspace, its ref `path:LINE@ID`) of every entry already
+    kept: today's and yesterday's logs, and the L1 topic files."""
+    found: list[tuple[str, str, str]] = []
     paths = [ws.daily_log(day), ws.daily_log(day - timedelta(days=1))]
     paths += ws.topic_files()
     for path in paths:
@@ -192,7 +199,7 @@ def known_entries(ws: Workspace, day: date) -> list[tuple[str, str, int]]:
         for number, (line, code) in enumerate(zip(lines, fences.fenced(lines)), 1):
             entry = None if code else entries.parse_line(line)
             if entry and entry.text:
-                found.append((entry.text, ws.rel(path), number))
+                found.append((entry.text, ws.rel(path), f"{ws.rel(path)}:{number}@{entries.entry_id(line)}"))
     return found
 
 

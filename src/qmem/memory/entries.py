@@ -118,6 +118,33 @@ def parse_type(value: str | None) -> str:
     return type_of(value) if value else ""
 
 
+def entry_id(line: str) -> str:
+    """A short id of an entry, from its line's text (indentation and line ending left out): a
+    ref `path:LINE@ID` still names the same entry after its line moved, and no other."""
+    from xxhash import xxh3_64_hexdigest
+
+    return xxh3_64_hexdigest(line.strip().encode("utf-8"))[:8]
+
+
+def has_words(text: str, words: str) -> bool:
+    """True when `words` (normalised as `normalise` does) occur in `text` as whole words, in
+    order: `ep th` is not in "keep this one". Next to a Chinese (or other CJK) character is
+    a word boundary too: CJK text has no spaces between its words."""
+    needle, hay = normalise(words), normalise(text)
+    if not needle:
+        return False
+
+    def boundary(at: int) -> bool:
+        return at in (0, len(hay)) or hay[at - 1] == " " or hay[at] == " " or is_cjk(hay[at - 1]) or is_cjk(hay[at])
+
+    start = hay.find(needle)
+    while start >= 0:
+        if boundary(start) and boundary(start + len(needle)):
+            return True
+        start = hay.find(needle, start + 1)
+    return False
+
+
 def normalise(text: str) -> str:
     """Case, punctuation and spacing removed: `BSC USDC: 18 decimals!` == `bsc usdc 18 decimals`."""
     return _NORMAL_DROP.sub(" ", text.lower()).strip()

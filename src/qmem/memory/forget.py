@@ -28,7 +28,8 @@ from ..text import fences
 from .janitor import MOVED_MARK, _archived_ids, candidate_files
 from .workspace import Workspace, bare, raw_lines
 
-_REF = re.compile(r"^(?P<path>.+?):(?P<line>\d+)$")
+# path:LINE, path:LINE@ID (as remember prints it) or path:LINE WORDS (words of the entry)
+_REF = re.compile(r"^(?P<path>.+?):(?P<line>\d+)(?:@(?P<id>[0-9a-fA-F]{8}))?(?:\s+(?P<words>\S.*))?$")
 SHOWN_CHOICES = 8
 
 
@@ -45,15 +46,20 @@ class Found:
         self.entry = entry
 
     @property
+    def id(self) -> str:
+        return entries.entry_id(self.text.split("\n", 1)[0])
+
+    @property
     def ref(self) -> str:
-        return f"{self.path}:{self.line}"
+        """`path:LINE@ID`: the line it is on now, and which entry it is wherever its line moves."""
+        return f"{self.path}:{self.line}@{self.id}"
 
     @property
     def block_id(self) -> str:
         return xxhash.xxh3_64_hexdigest(f"{self.path}\n{self.text}".encode("utf-8"))
 
     def to_dict(self) -> dict[str, object]:
-        return {"path": self.path, "line": self.line, "lines": self.count, "text": self.text}
+        return {"path": self.path, "line": self.line, "lines": self.count, "text": self.text, "ref": self.ref}
 
 
 class ForgetResult:
@@ -89,10 +95,12 @@ def _blocks(ws: Workspace, path: str) -> list[Found]:
 
 
 def find(ws: Workspace, what: str) -> list[Found]:
-    """The entries `what` names: a `path:LINE` ref, or words their text contains."""
+    """The entries `what` names: a ref (`path:LINE@ID` as remember printed it, or `path:LINE
+    WORDS`), or words their text holds (whole words). A line alone names no entry: lines move
+    (janitor, forget, edits), and the entry on it now may be another."""
     what = what.strip()
     if not what:
-        raise BadInputError("name the entry: words of its text, or path:LINE as remember printed it")
+        raise BadInputError("name the entry: words of its text, or path:LINE@ID as remember printed it")
     ref = _REF.match(what)
     if ref and (ref.group("path").endswith(".md") or os.path.isfile(os.path.join(ws.root, ref.group("path")))):
         path = resolve_inside(ws.root, ref.group("path"))
@@ -100,17 +108,41 @@ def find(ws: Workspace, what: str) -> list[Found]:
             raise NotFoundError(f"{ref.group('path')}: no such file in the workspace {ws.root}")
         if path not in {os.path.realpath(p) for p in candidate_files(ws)}:
             raise BadInputError(f"{ws.rel(path)}: not a memory file (MEMORY.md or memory/**/*.md outside archive/)")
-        line = int(ref.group("line"))
-        hit = [b for b in _blocks(ws, path) if b.line == line]
-        if not hit:
-            raise BadInputError(f"{ws.rel(path)}:{line} is not a list entry (`- text`); "
-                                f"qmem get {ws.rel(path)}:{max(1, line - 2)}:5 shows the lines around it")
-        return hit
-    needle = entries.normalise(what)
-    if not needle:
+        return [_at_ref(ws, path, int(ref.group("line")), (ref.group("id") or "").lower(), ref.group("words") or "")]
+    if not entries.normalise(what):
         raise BadInputError(f"{what!r} has no words to look for")
-    return [b for path in candidate_files(ws) for b in _blocks(ws, path)
-            if needle in entries.normalise(b.entry.text)]
+    return [b for path in candidate_files(ws) for b in _blocks(ws, path) if entries.has_words(b.entry.text, what)]
+
+
+def _at_ref(ws: Workspace, path: str, line: int, want: str, words: str) -> Found:
+    """The entry a ref names: by its id (on LINE, or where its line moved within the file),
+    or on LINE holding WORDS (else the one entry of the file that holds them)."""
+    blocks = _blocks(ws, path)
+    rel = ws.rel(path)
+    here = next((b for b in blocks if b.line == line), None)
+    if want:
+        same = [b for b in blocks if b.id == want]
+        if not same:
+            raise NotFoundError(f"{rel}:{line}@{want}: that entry is no longer in {rel} (forgotten, replaced or "
+                                f"edited since); qmem search finds what it says now")
+        return min(same, key=lambda b: abs(b.line - line))
+    if words:
+        def holds(b: Found) -> bool:  # the words, or the line as remember printed it (tags and all)
+            return entries.has_words(b.entry.text, words) or entries.has_words(b.text.split("\n", 1)[0], words)
+
+        if here is not None and holds(here):
+            return here
+        holding = [b for b in blocks if holds(b)]
+        if len(holding) == 1:
+            return holding[0]
+        where = f"{len(holding)} entries of {rel} hold {words!r}" if holding else f"no entry of {rel} holds {words!r}"
+        raise NotFoundError(f"{where}, and {rel}:{line} is not one of them; name it as remember printed it "
+                            f"(path:LINE@ID)")
+    if here is None:
+        raise BadInputError(f"{rel}:{line} is not a list entry (`- text`); "
+                            f"qmem get {rel}:{max(1, line - 2)}:5 shows the lines around it")
+    raise BadInputError(f"{rel}:{line} names a line, and lines move: name the entry with its id, "
+                        f"{here.ref} ({here.entry.text[:60]}), or add words of it ({rel}:{line} WORDS)")
 
 
 def _one_or_all(matches: list[Found], what: str, all_matches: bool, verb: str) -> list[Found]:
@@ -120,7 +152,7 @@ def _one_or_all(matches: list[Found], what: str, all_matches: bool, verb: str) -
         shown = "; ".join(f"{m.ref} {m.entry.text[:60]}" for m in matches[:SHOWN_CHOICES])
         more = f" and {len(matches) - SHOWN_CHOICES} more" if len(matches) > SHOWN_CHOICES else ""
         raise BadInputError(f"{len(matches)} entries match {what!r}: {shown}{more}; "
-                            f"name one (qmem {verb} PATH:LINE){' or use --all' if verb == 'forget' else ''}")
+                            f"name one (qmem {verb} PATH:LINE@ID){' or use --all' if verb == 'forget' else ''}")
     return matches
 
 
@@ -187,5 +219,6 @@ def replace(ws: Workspace, what: str, text: str, *, type_: str | None = None, pr
     result = ForgetResult(ws.rel(_archive(ws, [old], today, "Replaced at")))
     rewrite_locked(os.path.join(ws.root, old.path), lambda body: _swap(body, old, line))
     result.forgotten.append(old)
-    result.written = {"path": old.path, "line": old.line, "entry": line.strip()}
+    result.written = {"path": old.path, "line": old.line, "entry": line.strip(),
+                      "ref": f"{old.path}:{old.line}@{entries.entry_id(line)}"}
     return result

@@ -30,9 +30,10 @@ Long-term memory is Markdown in the workspace {folder}; qmem searches it. No nee
    `--expire 30d` for a date of your own, `--ref <file.md#anchor>` to link). Keep the working
    state of a long task in `qmem state set "<what I am doing>"{w}` and add to it with
    `qmem state append "<what is next>"{w}`.
-4. **When memory is wrong:** `qmem remember "<the right fact>" --replace <path>:<line>{w}` corrects
-   an entry; `qmem forget <path>:<line>{w}` takes one out (both keep the old text in
-   memory/archive/, nothing is deleted).
+4. **When memory is wrong:** `qmem remember "<the right fact>" --replace <ref>{w}` corrects
+   an entry; `qmem forget <ref>{w}` takes one out (both keep the old text in memory/archive/,
+   nothing is deleted). A ref is `<path>:<line>@<id>` as remember printed it, or
+   `"<path>:<line> <words of the entry>"`, or just words of it: a line alone may have moved.
 5. **Before the context is compacted:** write every note worth keeping, one per line, to
    `qmem flush{w}` (stdin). Duplicates are dropped for you.
 6. **Never** paste secrets (keys, seed phrases, passwords) into memory.

@@ -77,11 +77,11 @@ def remember_cmd(
     expire: Annotated[Optional[str], typer.Option("--expire", metavar="DATE", help="Expiry date instead of the priority's default.")] = None,
     ref: Annotated[Optional[str], typer.Option("--ref", metavar="TARGET", help="Cross-reference, e.g. knowledge.md#bsc.")] = None,
     day: LogDateOpt = None,
-    replace: Annotated[Optional[str], typer.Option("--replace", metavar="REF", help="Correct this entry instead (path:LINE or words of it); the old one goes to memory/archive/.")] = None,
+    replace: Annotated[Optional[str], typer.Option("--replace", metavar="REF", help="Correct this entry instead (path:LINE@ID as remember printed it, or words of it); the old one goes to memory/archive/.")] = None,
     workspace: WorkspaceOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Append one typed entry to today's memory/YYYY-MM-DD.md; prints path:line.
+    """Append one typed entry to today's memory/YYYY-MM-DD.md; prints its ref, path:LINE@ID.
 
     A fact already kept (today's or yesterday's log, a topic file) is not written twice: the
     output names where it is."""
@@ -105,7 +105,7 @@ def remember_cmd(
             return
         written.indexed = daily.refresh_written(cfg, [os.path.join(ws.root, written.path)])
         warn([written.indexed] if written.indexed.startswith("not") else [])
-        emit(render.to_json(written.to_dict()) if as_json else f"{written.path}:{written.line}  {written.entry}")
+        emit(render.to_json(written.to_dict()) if as_json else f"{written.ref}  {written.entry}")
 
     finish(action)
 
@@ -219,7 +219,7 @@ def state_clear(ctx: typer.Context, workspace: WorkspaceOpt = None, as_json: Jso
 
 def forget_cmd(
     ctx: typer.Context,
-    what: Annotated[str, typer.Argument(metavar="ENTRY", help="path:LINE as remember printed it, or words of the entry.")],
+    what: Annotated[str, typer.Argument(metavar="ENTRY", help="path:LINE@ID as remember printed it, or words of the entry.")],
     all_matches: Annotated[bool, typer.Option("--all", help="Forget every entry that matches, not just one.")] = False,
     workspace: WorkspaceOpt = None,
     as_json: JsonOpt = False,
