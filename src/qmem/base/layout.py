@@ -145,9 +145,10 @@ def dir_size(path: str) -> int:
 # -- ownership -------------------------------------------------------------------------------
 
 def claim(data_dir: str, config_file: str) -> None:
-    """Record which config owns `data_dir` (once; the first writer writes it)."""
+    """Record which config owns `data_dir` (once; the first writer writes it, and a record
+    that no longer reads is written again)."""
     owner = os.path.join(data_dir, OWNER)
-    if os.path.isfile(owner):
+    if _looks_whole(owner):
         return
     import json
 
@@ -155,6 +156,17 @@ def claim(data_dir: str, config_file: str) -> None:
 
     record = {"config": os.path.realpath(config_file), "created_at": time.time(), "layout": 2}
     atomic_write(owner, json.dumps(record, ensure_ascii=False) + "\n")
+
+
+def _looks_whole(owner: str) -> bool:
+    """True when the owner record reads as `claim` wrote it (checked without json: every
+    refresh claims, and a no-op refresh never imports json); a garbled one is rewritten."""
+    try:
+        with open(owner, "rb") as handle:
+            data = handle.read(1 << 16).rstrip()
+    except OSError:
+        return False
+    return data.startswith(b'{"config": "') and data.endswith(b"}") and b'"created_at": ' in data
 
 
 def owner_of(data_dir: str) -> str | None:

@@ -29,6 +29,23 @@ _BLOB = 2
 Rules = tuple[tuple[str, ...], tuple[str, ...]]  # a collection's (patterns, excludes)
 
 
+# A file the refresh read and could not index (binary, not UTF-8, too large, unreadable) is kept
+# in the manifest with this mark before the reason in place of its digest, and no sections:
+# `status` and `doctor` then know it as skipped (not as new, forever), and an unchanged one is
+# not read again.
+SKIPPED = "!"
+
+
+def skipped_entry(size: int, mtime_ns: int, why: str) -> list:
+    return [size, mtime_ns, SKIPPED + why.replace(_SEP, " "), 0]
+
+
+def skipped_reason(entry: list) -> str | None:
+    """Why the file of this manifest entry was skipped, or None when it is indexed."""
+    digest = entry[2]
+    return digest[1:] if digest.startswith(SKIPPED) else None
+
+
 def rules_of(patterns: list[str], exclude: list[str]) -> Rules:
     return tuple(patterns), tuple(exclude)
 

@@ -281,11 +281,12 @@ def _refresh_collection(
         if read.problem:
             result.warnings.append(f"{info.rel}: {read.problem}")
             unreadable.add(info.rel)
-            if entry:
+            if entry and manifests.skipped_reason(entry) is None:  # its sections were indexed: they go
                 writer.delete_file(coll.name, info.rel)
                 touched.add(info.rel)
                 result.deleted += 1
                 changed = True
+            new_files[info.rel] = manifests.skipped_entry(size, info.mtime_ns, read.problem)
             continue
         if entry and entry[2] == read.digest:
             new_files[info.rel] = [size, info.mtime_ns, read.digest, entry[3]]
@@ -398,13 +399,13 @@ def refresh_files(cfg: Config, paths: list[str]) -> int:
             now_ns = time.time_ns()
             for info in infos:
                 read = read_sections(info)
+                size = -1 if now_ns - info.mtime_ns < RACY_NS else info.size
                 if read.sections is None:
                     if info.rel in old.files:
                         writer.delete_file(name, info.rel)
-                        del old.files[info.rel]
+                    old.files[info.rel] = manifests.skipped_entry(size, info.mtime_ns, read.problem)
                     continue
                 writer.replace_file(name, info.rel, read.sections, read.digest)
-                size = -1 if now_ns - info.mtime_ns < RACY_NS else info.size
                 old.files[info.rel] = [size, info.mtime_ns, read.digest, len(read.sections)]
                 done += 1
             saved.append(old)

@@ -8,6 +8,7 @@ command or step that fixes it). Nothing here changes anything; the faces only re
     index      the index opens, every segment file matches its checksum (what its commit
                wrote: read in full), and it holds every configured collection
     stale      files changed on disk since the last refresh
+    skipped    files the last refresh could not index (binary, not UTF-8, too large, unreadable)
     data       data folders of configs that no longer exist; index folders of old formats
     boot       each workspace's boot output fits its token budget
     vectors    each vector store matches the model it will be searched with
@@ -82,7 +83,7 @@ def doctor(config_file: str | None = None, workspace: str | None = None) -> Repo
     report.checks.append(check)
     if cfg is None:
         return report
-    for run in (check_roots, check_index, check_stale, check_data, check_vectors, check_leftovers):
+    for run in (check_roots, check_index, check_stale, check_skipped, check_data, check_vectors, check_leftovers):
         report.checks.append(run(cfg))
     report.checks.append(check_boot(cfg, workspace))
     return report
@@ -163,13 +164,58 @@ def check_stale(cfg: config_mod.Config) -> Check:
     return check
 
 
+def check_skipped(cfg: config_mod.Config) -> Check:
+    """Files the last refresh read and could not index, each with what makes it indexable (or
+    moves it out of the collection's patterns), then the refresh that sees the change."""
+    from ..engine import manifest as manifests
+
+    check = Check("skipped")
+    for coll in cfg.select(None):
+        stored = manifests.load(cfg.data_dir, coll.name)
+        for rel, entry in sorted(stored.files.items()):
+            why = manifests.skipped_reason(entry)
+            if why is None:
+                continue
+            path = os.path.join(coll.path, rel)
+            check.fail(f"collection {coll.name}: {rel} is not indexed: {why}",
+                       f"{_skipped_fix(path, why)} && qmem{_flag(cfg)} index {coll.name}")
+    check.detail = "every file found was indexed" if not check.problems else ""
+    return check
+
+
+def _skipped_fix(path: str, why: str) -> str:
+    """The shell command that makes a skipped file indexable, or moves it out of the way."""
+    q = _q(path)
+    utf16 = _starts_with_utf16_bom(path)  # UTF-16 text holds NUL bytes: it reads as binary
+    if why.startswith("not UTF-8") or utf16:  # text in another encoding (an 8-bit one when no BOM says)
+        return f"iconv -f {'UTF-16' if utf16 else 'LATIN1'} -t UTF-8 {q} > {_q(path + '.utf8')} && mv {_q(path + '.utf8')} {q}"
+    if why.startswith("cannot read"):
+        return f"chmod u+r {q}"
+    kind = "binary" if why.startswith("binary") else "too-large"
+    return f"mv {q} {_q(f'{path}.{kind}')}"  # out of the *.md patterns, every byte kept
+
+
+def _starts_with_utf16_bom(path: str) -> bool:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(2) in (b"\xff\xfe", b"\xfe\xff")
+    except OSError:
+        return False
+
+
 def check_data(cfg: config_mod.Config) -> Check:
     """Index folders nothing uses any more: of configs that are gone, or of old index formats."""
     from ..base import layout
 
     check = Check("data")
     folders = layout.data_folders(cfg.data_root, sizes=True)
+    own = os.path.realpath(cfg.data_dir)
     for folder in folders:
+        if os.path.realpath(folder.path) == own:  # this config's folder, whatever its record says
+            if folder.config is None and os.path.lexists(os.path.join(folder.path, layout.OWNER)):
+                check.fail(f"{os.path.join(folder.path, layout.OWNER)} is unreadable (this config's data folder)",
+                           f"qmem{_flag(cfg)} index (writes it again)")
+            continue
         if folder.orphan:
             whose = f"config {folder.config}, which no longer exists" if folder.config else "no recorded config"
             check.fail(f"data folder {folder.path} ({_size(folder.bytes)}) belongs to {whose}",
@@ -210,9 +256,32 @@ def check_boot(cfg: config_mod.Config, workspace: str | None) -> Check:
         if result.tokens > budget:
             check.fail(f"workspace {root}: boot prints ~{result.tokens} tokens, over its {budget}-token budget "
                        f"(MEMORY.md and SESSION-STATE.md are never cut)",
-                       f"qmem tree migrate {_q(root)} (or qmem state clear -w {_q(root)} if the buffer is large)")
+                       _boot_fix(cfg, Workspace(root), result, budget, tree if isinstance(tree, dict) else {}))
     check.detail = ", ".join(rows) if rows else "no workspace with a MEMORY.md"
     return check
+
+
+def _boot_fix(cfg: config_mod.Config, ws, result, budget: int, tree: dict) -> str:  # noqa: ANN001
+    """The step that brings this boot within its budget: clearing the session buffer when it
+    is what overflows, migrating a flat MEMORY.md when its root index would fit (tried as a dry
+    run), else a budget that holds what boot never cuts."""
+    from ..memory.tree import grow
+
+    kept = {p.kind: p.tokens for p in result.parts if p.kind in ("L0", "state")}
+    l0, state = kept.get("L0", 0), kept.get("state", 0)
+    root = _q(ws.root)
+    if state and l0 <= budget and result.tokens - state <= budget:
+        return f"qmem state clear -w {root} (the buffer moves to memory/archive/)"
+    trial = None
+    if not ws.has_tree:  # a tree is migrated already: migrate again does nothing
+        try:
+            trial = grow.migrate(ws, tree, dry_run=True, config_file=cfg.file)
+        except QmemError:
+            pass  # nothing to move, too small, a folder in the way: migrating cannot help
+    if trial is not None and trial.dry_run and trial.written and trial.tokens_after + state <= budget:
+        return f"qmem tree migrate {root}"
+    need = -(-(l0 + state + 100) // 100) * 100
+    return f"set boot_budget = {need} in the [memory] table of {cfg.file} (what boot never cuts needs ~{l0 + state})"
 
 
 def check_vectors(cfg: config_mod.Config) -> Check:
