@@ -19,6 +19,16 @@ def is_archived(path: str) -> bool:
     collection rooted at memory/): its hits are expired memory."""
     return path.startswith(("archive/", ARCHIVE_DIR + "/")) or f"/{ARCHIVE_DIR}/" in f"/{path}"
 
+# The largest file qmem reads (the index skips larger ones; the memory commands leave them out
+# or refuse them in one line): 16 MiB is ~4 million tokens, far past any memory an agent loads.
+MAX_FILE_BYTES = 16 * 1024 * 1024
+
+
+def too_large(size: int) -> str:
+    """Why a file of `size` bytes is not read (one phrase)."""
+    return f"larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB ({size / (1024 * 1024):.1f} MiB)"
+
+
 # Entry types, written `- [K] text` or `### [S] Heading` (see DESIGN.md, memory layer).
 TYPE_NAMES = {
     "P": "profile",

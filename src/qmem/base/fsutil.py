@@ -265,11 +265,10 @@ def append_locked(path: str, text: str, timeout: float = 10.0, header: str = "",
         raise
     try:
         size = os.fstat(fd).st_size
-        existing = os.pread(fd, size, 0) if size else b""
         prefix = ""
-        if not existing:
+        if not size:
             prefix = header
-        elif not existing.endswith(b"\n"):
+        elif os.pread(fd, 1, size - 1) != b"\n":
             prefix = "\n"
         restrict_mode(fd, like)
         try:
@@ -281,10 +280,23 @@ def append_locked(path: str, text: str, timeout: float = 10.0, header: str = "",
             if is_disk_full(exc):
                 raise disk_full(exc, path) from None
             raise
-        return existing.count(b"\n") + prefix.count("\n") + 1
+        return _count_lines(fd, size) + prefix.count("\n") + 1
     finally:
         fcntl.flock(fd, fcntl.LOCK_UN)
         os.close(fd)
+
+
+def _count_lines(fd: int, size: int, chunk: int = 1 << 20) -> int:
+    """Line breaks in the first `size` bytes of `fd`, a chunk at a time (a large log is never
+    held in memory whole)."""
+    count = offset = 0
+    while offset < size:
+        data = os.pread(fd, min(chunk, size - offset), offset)
+        if not data:
+            break
+        count += data.count(b"\n")
+        offset += len(data)
+    return count
 
 
 def _truncate(fd: int, size: int) -> None:

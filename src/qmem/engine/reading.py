@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import os
 
+from ..base.conventions import MAX_FILE_BYTES  # noqa: F401 - the one limit every reader shares
 from .scan import FileInfo
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..text.markdown import Section
 
-MAX_FILE_BYTES = 16 * 1024 * 1024
 
 
 class FileRead:

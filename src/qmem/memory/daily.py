@@ -119,6 +119,11 @@ def refresh_written(cfg: object, paths: list[str]) -> str:
         return (f"not indexed: no collection holds {unheld[0]}, so search cannot find it "
                 "(qmem collection create NAME WORKSPACE)")
 
+    from ..base.conventions import MAX_FILE_BYTES, too_large
+
+    large = next((p for p in paths if os.path.isfile(p) and os.path.getsize(p) > MAX_FILE_BYTES), None)
+    if large is not None:  # written all the same; the index skips a file this large
+        return f"not indexed: {os.path.basename(large)} is {too_large(os.path.getsize(large))}, which the index skips"
     try:
         done = refresh_files(cfg, paths)  # type: ignore[arg-type]
     except IndexBusyError:

@@ -145,9 +145,11 @@ def _at_ref(ws: Workspace, path: str, line: int, want: str, words: str) -> Found
                         f"{here.ref} ({here.entry.text[:60]}), or add words of it ({rel}:{line} WORDS)")
 
 
-def _one_or_all(matches: list[Found], what: str, all_matches: bool, verb: str) -> list[Found]:
+def _one_or_all(ws: Workspace, matches: list[Found], what: str, all_matches: bool, verb: str) -> list[Found]:
     if not matches:
-        raise NotFoundError(f"no remembered entry matches {what!r} (qmem search {what!r} finds sections)")
+        unread = [f"{ws.rel(p)}: {why}" for p in candidate_files(ws) for text, why in [ws.read(p)] if text is None]
+        note = f"; not searched: {'; '.join(unread[:3])}" if unread else ""
+        raise NotFoundError(f"no remembered entry matches {what!r} (qmem search {what!r} finds sections){note}")
     if len(matches) > 1 and not all_matches:
         shown = "; ".join(f"{m.ref} {m.entry.text[:60]}" for m in matches[:SHOWN_CHOICES])
         more = f" and {len(matches) - SHOWN_CHOICES} more" if len(matches) > SHOWN_CHOICES else ""
@@ -193,7 +195,7 @@ def _swap(text: str, block: Found, new_line: str | None) -> str | None:
 def forget(ws: Workspace, what: str, *, all_matches: bool = False, today: date | None = None) -> ForgetResult:
     """Move the entries `what` names to memory/archive/YYYY-MM.md."""
     today = today or date.today()
-    blocks = _one_or_all(find(ws, what), what, all_matches, "forget")
+    blocks = _one_or_all(ws, find(ws, what), what, all_matches, "forget")
     result = ForgetResult(ws.rel(_archive(ws, blocks, today, "Forgotten from")))
     for block in sorted(blocks, key=lambda b: (b.path, -b.line)):  # bottom-up: earlier line numbers stay valid
         rewrite_locked(os.path.join(ws.root, block.path), lambda text, b=block: _swap(text, b, None))
@@ -207,7 +209,7 @@ def replace(ws: Workspace, what: str, text: str, *, type_: str | None = None, pr
     """Correct one entry in place: the old one goes to the archive, the new one takes its line.
     Type, lifecycle tag and cross-reference are kept unless given anew."""
     today = today or date.today()
-    old = _one_or_all(find(ws, what), what, False, "remember --replace")[0]
+    old = _one_or_all(ws, find(ws, what), what, False, "remember --replace")[0]
     if priority or expire:
         new = make_entry(text, type_ or old.entry.type, priority, expire, ref if ref is not None else old.entry.ref,
                          today)

@@ -14,6 +14,7 @@ import re
 import stat
 from datetime import date
 
+from ..base.conventions import MAX_FILE_BYTES, too_large
 from ..base.errors import BadInputError, UnsafePathError
 from ..base.fsutil import is_inside, write_problem
 
@@ -60,13 +61,16 @@ class Workspace:
         a missing one, (None, why) for anything else: a FIFO, a device or a folder (never
         opened), a link leading outside, a binary, non-UTF-8 or unreadable file."""
         try:
-            mode = os.stat(path).st_mode
+            st = os.stat(path)
+            mode = st.st_mode
         except FileNotFoundError:
             return "", ""
         except OSError as exc:
             return None, f"cannot be read ({exc.strerror})"
         if not stat.S_ISREG(mode):
             return None, "not a regular file"
+        if st.st_size > MAX_FILE_BYTES:  # a memory file nobody loads whole: never read in full
+            return None, too_large(st.st_size)
         if not is_inside(os.path.realpath(self.root), os.path.realpath(path)):
             return None, "a link to a file outside the workspace"
         try:
@@ -74,9 +78,11 @@ class Workspace:
             with os.fdopen(fd, "rb") as handle:
                 if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
                     return None, "not a regular file"
-                data = handle.read()
+                data = handle.read(MAX_FILE_BYTES + 1)
         except OSError as exc:
             return None, f"cannot be read ({exc.strerror})"
+        if len(data) > MAX_FILE_BYTES:  # it grew since the stat
+            return None, too_large(len(data))
         if b"\x00" in data:
             return None, "binary (contains NUL bytes)"
         try:
@@ -85,9 +91,15 @@ class Workspace:
             return None, f"not UTF-8 (byte {exc.start})"
 
     def require_memory(self) -> bytes:
+        """MEMORY.md's bytes; BadInputError when there is none, or when it is larger than qmem
+        reads (one line, before reading any of it)."""
         try:
+            size = os.stat(self.memory_md).st_size
+            if size > MAX_FILE_BYTES:
+                raise BadInputError(f"MEMORY.md in {self.root} is {too_large(size)}: too large to load or "
+                                    f"restructure; move most of it into files under memory/ (searched, not loaded)")
             with open(self.memory_md, "rb") as handle:
-                return handle.read()
+                return handle.read(MAX_FILE_BYTES + 1)
         except FileNotFoundError:
             raise BadInputError(f"no MEMORY.md in {self.root}; give the workspace folder") from None
 

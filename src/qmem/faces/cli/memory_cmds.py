@@ -263,6 +263,7 @@ def distill_cmd(
         cfg = load(ctx)
         report = distill.distill(_ws(cfg, workspace), days=days, today=_day(today, "--today"), dry_run=dry_run,
                                  memory_config=table(cfg, "memory"), config_file=cfg.file)
+        warn(report.warnings)
         emit(render.to_json(report.to_dict()) if as_json else render.distill_text(report))
 
     finish(action)
