@@ -236,3 +236,59 @@ def test_http_refuses_a_token_that_is_no_secret(cli, indexed, monkeypatch, token
     result = cli("mcp", "--http", "--host", "127.0.0.2", "--port", "0")
     assert result.code == 2 and result.err.count("\n") == 1 and "bearer token" in result.err, result
     assert "secrets.token_urlsafe" in result.err
+
+
+# -- what a client sends that no memory can hold: each gets its own answer, the server lives on ----
+
+def test_raw_json_rpc_lines_with_a_nul_a_lone_surrogate_or_a_loose_bool_each_get_an_answer(indexed):
+    import json
+    import threading
+
+    env = subprocess_env()
+    env["QMEM_WORKSPACE"] = str(indexed)
+    proc = subprocess.Popen([PYTHON, "-m", "qmem", "mcp"], env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    answers: dict = {}
+    done = threading.Event()
+
+    def read() -> None:
+        for line in proc.stdout:
+            message = json.loads(line)
+            answers[message.get("id")] = message
+            if len(answers) >= 5:
+                done.set()
+
+    threading.Thread(target=read, daemon=True).start()
+
+    def call(ident: int, name: str, arguments: str) -> str:
+        return ('{"jsonrpc": "2.0", "id": %d, "method": "tools/call", "params": {"name": "%s", "arguments": %s}}'
+                % (ident, name, arguments))
+
+    lines = [
+        json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}),
+        json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        call(2, "memory_get", '{"path": "a\\u0000b"}'),
+        call(3, "memory_search", '{"query": "\\ud800 usdc"}'),  # half a character: no UTF-8 text holds it
+        call(4, "memory_forget", '{"entry": "usdc", "all": "yes"}'),
+        call(5, "memory_search", '{"query": "usdc"}'),
+    ]
+    try:
+        proc.stdin.write("\n".join(lines) + "\n")
+        proc.stdin.flush()
+        assert done.wait(120), answers
+    finally:
+        proc.stdin.close()
+        proc.wait(60)
+    stderr = proc.stderr.read()
+    text = {i: answers[i]["result"]["content"][0]["text"] for i in (2, 4)}
+    assert answers[2]["result"]["isError"] and "path holds a NUL character" in text[2]
+    assert answers[3]["result"]["structuredContent"]["results"]  # searched, the half character replaced
+    assert answers[4]["result"]["isError"] and "valid boolean" in text[4]
+    assert len(answers[5]["result"]["structuredContent"]["results"]) >= 3  # "yes" forgot nothing
+    assert "Traceback" not in stderr and "UnexpectedToolError" not in stderr, stderr
+
+
+def test_mcp_refuses_a_workspace_that_is_not_a_folder_at_once(cli, indexed, tmp_path):
+    result = cli("mcp", "-w", str(tmp_path / "nonexistent"))
+    assert result.code == 2 and result.err.count("\n") == 1 and "is not a folder" in result.err, result

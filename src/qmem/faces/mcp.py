@@ -15,7 +15,8 @@ import sys
 from ..engine import catalog, retrieve, search
 from ..base import config
 from ..base.errors import (
-    BadInputError, IndexCorruptError, IndexMissingError, QmemError, internal_message, is_engine_panic,
+    BadInputError, IndexCorruptError, IndexMissingError, QmemError, disk_full, internal_message, is_disk_full,
+    is_engine_panic,
 )
 from ..memory import boot as boot_mod
 from ..memory import daily
@@ -147,6 +148,19 @@ TOOL_EFFECTS = {
 }
 
 
+def check_arguments(arguments: dict[str, object]) -> None:
+    """Refuse text no file name or memory line can hold: a NUL, or a lone surrogate (not UTF-8)."""
+    for name, value in arguments.items():
+        if not isinstance(value, str):
+            continue
+        if "\x00" in value:
+            raise BadInputError(f"{name} holds a NUL character")
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise BadInputError(f"{name} is not valid UTF-8 text (it holds a lone surrogate)") from None
+
+
 def build(memory: Memory):  # noqa: ANN201 - mcp.server.mcpserver.MCPServer
     from typing import Annotated, Any
 
@@ -169,9 +183,12 @@ def build(memory: Memory):  # noqa: ANN201 - mcp.server.mcpserver.MCPServer
             @functools.wraps(fn)
             def call(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
                 try:
+                    check_arguments(kwargs)
                     return fn(*args, **kwargs)
                 except QmemError as exc:
                     raise ToolError(str(exc)) from None
+                except Exception as exc:  # a reason, never a bare "Error executing tool" and a traceback
+                    raise ToolError(str(disk_full(exc)) if is_disk_full(exc) else internal_message(exc)) from None
                 except BaseException as exc:  # a Rust panic must not take the server down
                     if not is_engine_panic(exc):
                         raise
@@ -228,8 +245,8 @@ def build(memory: Memory):  # noqa: ANN201 - mcp.server.mcpserver.MCPServer
         "deleted) and leaves the files agents boot from. entry: the ref memory_remember returned (path:LINE@ID), "
         "'path:LINE words of it', or words of the entry; when several match, the error lists them (pick one, or set "
         "all=true)."), effect="remove")
-    def memory_forget(entry: str, all: bool = False) -> dict[str, Any]:  # noqa: A002
-        return memory.memory_forget(entry, all)
+    def memory_forget(entry: str, all: Annotated[bool, Field(strict=True)] = False) -> dict[str, Any]:  # noqa: A002
+        return memory.memory_forget(entry, all)  # strict: "yes" or "false" is refused, never taken for true
 
     @tool("Index status per collection: files, sections, last refresh, stale files.")
     def memory_status() -> dict[str, Any]:
@@ -250,19 +267,22 @@ def serve(config_file: str | None = None, workspace: str | None = None, http: bo
         import mcp  # noqa: F401
     except ImportError:
         raise BadInputError("qmem mcp needs the MCP SDK: pip install 'qmem[mcp]'") from None
+    memory = Memory(config_file, workspace)
+    memory.ws(memory.cfg())  # a workspace that is not a folder: one line now, not an error on every call
     if not http:
-        server = build(Memory(config_file, workspace))
+        server = build(memory)
         if announce and sys.stdin.isatty():  # a person ran it: say what it is doing
             announce("serving MCP over stdio; an MCP client starts this itself "
                      "(qmem mcp --print-config claude|openclaw|cursor); Ctrl-C stops")
         _stop_on_interrupt(announce)
-        server.run("stdio")
+        with surrogates_replaced_on_stdin():
+            server.run("stdio")
         return
     check_http_exposure(host, allow_remote, token)
     sock = _bind(host, port)
     import uvicorn
 
-    server = build(Memory(config_file, workspace))
+    server = build(memory)
     app = server.streamable_http_app(host=host)
     bound = sock.getsockname()
     if is_loopback(host):  # a browser page must not reach it through a rebound DNS name
@@ -287,6 +307,84 @@ def _stop_on_interrupt(announce) -> None:  # noqa: ANN001
         os._exit(130)
 
     signal.signal(signal.SIGINT, stop)
+
+
+def replace_lone_surrogates(line: bytes) -> bytes:
+    """A JSON text whose `\\uD8xx`-style escapes name half a character (a lone surrogate, which
+    no UTF-8 text can hold and the SDK's parser refuses, leaving the request unanswered) with
+    U+FFFD in their place, as a UTF-8 decoder does with bytes it cannot read; every other byte
+    is kept."""
+    if b"\\u" not in line:
+        return line
+    out, i, n = bytearray(), 0, len(line)
+    while i < n:
+        ch = line[i]
+        if ch != 0x5C or i + 1 >= n:  # not a backslash
+            out.append(ch)
+            i += 1
+            continue
+        if line[i + 1] != 0x75:  # an escape other than \u: both bytes as they are
+            out += line[i:i + 2]
+            i += 2
+            continue
+        code = _hex4(line[i + 2:i + 6])
+        if code is None or not 0xD800 <= code <= 0xDFFF:
+            out += line[i:i + 2]
+            i += 2
+            continue
+        low = _hex4(line[i + 8:i + 12]) if line[i + 6:i + 8] == b"\\u" else None
+        if code <= 0xDBFF and low is not None and 0xDC00 <= low <= 0xDFFF:
+            out += line[i:i + 12]  # a whole pair: one character
+            i += 12
+            continue
+        out += b"\\ufffd"
+        i += 6
+    return bytes(out)
+
+
+def _hex4(text: bytes) -> int | None:
+    try:
+        return int(text, 16) if len(text) == 4 else None
+    except ValueError:
+        return None
+
+
+class surrogates_replaced_on_stdin:  # noqa: N801 - a context manager, used like a function
+    """While it lasts, fd 0 is a pipe fed line by line from the real stdin with lone surrogate
+    escapes replaced (`replace_lone_surrogates`), so every request gets an answer."""
+
+    def __enter__(self) -> None:
+        import threading
+
+        self.saved = os.dup(0)
+        read_end, self.write_end = os.pipe()
+        os.dup2(read_end, 0)
+        os.close(read_end)
+        threading.Thread(target=self._pump, daemon=True).start()
+
+    def _pump(self) -> None:
+        from ..base.fsutil import write_all
+
+        pending = b""
+        try:
+            while True:
+                data = os.read(self.saved, 1 << 16)
+                if not data:
+                    break
+                pending += data
+                *lines, pending = pending.split(b"\n")
+                for line in lines:
+                    write_all(self.write_end, replace_lone_surrogates(line) + b"\n")
+            if pending:
+                write_all(self.write_end, replace_lone_surrogates(pending))
+        except OSError:
+            pass
+        finally:
+            os.close(self.write_end)
+
+    def __exit__(self, *exc: object) -> None:
+        os.dup2(self.saved, 0)
+        os.close(self.saved)
 
 
 MIN_TOKEN = 16
