@@ -164,7 +164,11 @@ def test_click_usage_errors_are_one_line_exit_2(cli, indexed):
 
 def test_help_still_prints(cli):
     assert cli("search", "-h").out.startswith("Usage: qmem search")
-    assert "Commands:" in cli("collection").err + cli("collection").out
+    assert "Commands:" in cli().err + cli().out  # `qmem` alone: the help
+    for group, commands in (("collection", "create, add"), ("state", "show, set, append, clear"), ("tree", "migrate")):
+        result = cli(group)  # a group alone: one line naming what it takes
+        one_line_exit_2(result)
+        assert f"qmem: {group}: missing command ({commands}" in result.err and f"see: qmem {group} -h" in result.err
 
 
 @pytest.mark.parametrize("argv", [["search", "-backup cron"], ["search", "-backup", "cron"], ["search", "cron", "-backup"],

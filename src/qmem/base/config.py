@@ -154,7 +154,7 @@ def load(file: str | None = None, required: bool = False) -> Config:
     try:
         with open(cache, "rb") as handle:
             cached = marshal.loads(handle.read())
-        if cached.get("v") == _CACHE_VERSION and cached.get("stamp") == stamp:
+        if cached.get("v") == _CACHE_VERSION and cached.get("stamp") == stamp and _sane(cached["data"]):
             return _from_dict(file, cached["data"])
     except (OSError, ValueError, EOFError, KeyError, TypeError, AttributeError):
         pass  # missing, damaged or from another version: read the TOML
@@ -293,6 +293,21 @@ def _validated(file: str, raw: dict[str, object]) -> dict[str, object]:
         out["backend"] = validated_backend(file, raw.get("backend", {}))
         out["scopes"] = validated_scopes(file, raw.get("scopes", {}))
     return out
+
+
+def _sane(data: object) -> bool:
+    """A cached config has the shapes `_validated` gives (a damaged or hand-edited cache, such as
+    a path that is a number, is read again from the TOML instead of failing later)."""
+    if type(data) is not dict or type(data.get("collections")) is not dict:
+        return False
+    for body in data["collections"].values():
+        if not (type(body) is dict and type(body.get("path")) is str and type(body.get("description")) is str
+                and all(type(body.get(k)) is list and all(type(x) is str for x in body[k])
+                        for k in ("patterns", "exclude"))):
+            return False
+    numbers = all(type(data.get(k, 0)) in (int, float) for k in ("lock_timeout", "limit", "snippet_lines"))
+    return numbers and type(data.get("data_dir", "")) is str and type(data.get("extra", {})) is dict \
+        and type(data.get("scopes", {})) is dict
 
 
 def _from_dict(file: str, data: dict[str, object]) -> Config:

@@ -96,6 +96,12 @@ def is_engine_panic(exc: BaseException) -> bool:
     return type(exc).__name__ == "PanicException"
 
 
+def brief(text: str, limit: int = 80) -> str:
+    """`text` as a message quotes it (repr), cut to about `limit` characters: an error line
+    never echoes a 120 KB query."""
+    return repr(text) if len(text) <= limit else repr(text[:limit]) + f"… ({len(text)} characters)"
+
+
 def internal_message(exc: BaseException) -> str:
     """The one line an unexpected failure is reported with."""
     text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""

@@ -14,7 +14,9 @@ from . import manifest as manifests
 from ..backends import open_writer
 from ..base.errors import DataFolderError, IndexCorruptError
 from ..base.fsutil import unusable_path
-from ..base.layout import claim, legacy_versions, remove_stale_versions, stale_versions, version_dir
+from ..base.layout import (
+    claim, legacy_versions, manifest_dir, remove_stale_versions, stale_versions, tantivy_dir, version_dir,
+)
 from .reading import MAX_FILE_BYTES, FileRead, read_sections  # noqa: F401 - re-exported
 from .scan import FileInfo, bad_name, scan_columns
 
@@ -112,6 +114,9 @@ def claim_data_dir(cfg: Config) -> None:
         claim(cfg.data_dir, cfg.file)
     except OSError as exc:
         raise DataFolderError(unusable_path(os.path.join(cfg.data_dir, "owner.json"), exc)) from None
+    for folder in (version_dir(cfg.data_dir), tantivy_dir(cfg.data_dir), manifest_dir(cfg.data_dir)):
+        if os.path.lexists(folder) and not os.path.isdir(folder):  # one line now, before any other
+            raise DataFolderError(unusable_path(os.path.join(folder, "x"), NotADirectoryError()))
 
 
 def _refresh(cfg: Config, names: list[str] | None, full: bool, progress: Progress | None,

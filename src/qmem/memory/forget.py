@@ -20,7 +20,7 @@ from datetime import date
 
 import xxhash
 
-from ..base.errors import BadInputError, NotFoundError
+from ..base.errors import BadInputError, NotFoundError, brief
 from ..base.fsutil import append_locked, resolve_inside, rewrite_locked
 from . import entries
 from .daily import make_entry
@@ -110,7 +110,7 @@ def find(ws: Workspace, what: str) -> list[Found]:
             raise BadInputError(f"{ws.rel(path)}: not a memory file (MEMORY.md or memory/**/*.md outside archive/)")
         return [_at_ref(ws, path, int(ref.group("line")), (ref.group("id") or "").lower(), ref.group("words") or "")]
     if not entries.normalise(what):
-        raise BadInputError(f"{what!r} has no words to look for")
+        raise BadInputError(f"{brief(what)} has no words to look for")
     return [b for path in candidate_files(ws) for b in _blocks(ws, path) if entries.has_words(b.entry.text, what)]
 
 
@@ -149,11 +149,11 @@ def _one_or_all(ws: Workspace, matches: list[Found], what: str, all_matches: boo
     if not matches:
         unread = [f"{ws.rel(p)}: {why}" for p in candidate_files(ws) for text, why in [ws.read(p)] if text is None]
         note = f"; not searched: {'; '.join(unread[:3])}" if unread else ""
-        raise NotFoundError(f"no remembered entry matches {what!r} (qmem search {what!r} finds sections){note}")
+        raise NotFoundError(f"no remembered entry matches {brief(what)} (qmem search finds sections){note}")
     if len(matches) > 1 and not all_matches:
         shown = "; ".join(f"{m.ref} {m.entry.text[:60]}" for m in matches[:SHOWN_CHOICES])
         more = f" and {len(matches) - SHOWN_CHOICES} more" if len(matches) > SHOWN_CHOICES else ""
-        raise BadInputError(f"{len(matches)} entries match {what!r}: {shown}{more}; "
+        raise BadInputError(f"{len(matches)} entries match {brief(what)}: {shown}{more}; "
                             f"name one (qmem {verb} PATH:LINE@ID){' or use --all' if verb == 'forget' else ''}")
     return matches
 

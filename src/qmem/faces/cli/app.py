@@ -320,8 +320,9 @@ def command():  # noqa: ANN201 - click.Command
 
 
 def run(argv: list[str]) -> None:
-    """Run the Typer app. A usage error is one line on stderr and exit 2; `qmem` or a command
-    group without a command prints its help (exit 2, as click does); Ctrl-C exits 130."""
+    """Run the Typer app. A usage error is one line on stderr and exit 2; `qmem` alone prints
+    its help, a command group without a command one line naming its commands (exit 2, as
+    click does); Ctrl-C exits 130."""
     from .fast import query_argv
 
     try:
@@ -332,8 +333,13 @@ def run(argv: list[str]) -> None:
     except Exception as exc:
         if not any(k.__name__ == "ClickException" for k in type(exc).__mro__):
             raise
-        if type(exc).__name__ == "NoArgsIsHelpError":  # `qmem`, `qmem collection`: the help, as before
-            exc.show()  # type: ignore[attr-defined]
+        if type(exc).__name__ == "NoArgsIsHelpError":
+            ctx = getattr(exc, "ctx", None)
+            if ctx is None or ctx.parent is None:  # `qmem` alone: the help
+                exc.show()  # type: ignore[attr-defined]
+            else:  # `qmem state`: one line naming what it takes
+                names = ", ".join(ctx.command.list_commands(ctx))
+                err(f"{ctx.command_path.split(' ', 1)[1]}: missing command ({names}) (see: {ctx.command_path} -h)")
             sys.exit(exc.exit_code)  # type: ignore[attr-defined]
         err(usage_line(exc))
         sys.exit(exc.exit_code)  # type: ignore[attr-defined]

@@ -10,7 +10,7 @@ import sys
 import time
 
 from ...base.errors import (
-    EXIT_INTERNAL, BadInputError, QmemError, disk_full, internal_message, is_disk_full, is_engine_panic,
+    EXIT_INTERNAL, BadInputError, QmemError, brief, disk_full, internal_message, is_disk_full, is_engine_panic,
 )
 
 FORMATS = ("text", "json", "files", "md", "openclaw")
@@ -215,7 +215,7 @@ def run_search(args: SearchArgs) -> int:
         if args.fmt == "openclaw":
             emit(render.to_json({"results": [], "empty_reason": reason}))
             return 0
-        err(f"no matches for {text!r}: {reason}")
+        err(f"no matches for {brief(text)}: {reason}")
         if args.fmt == "text":
             return 0
     if args.fmt == "json":
@@ -229,7 +229,7 @@ def run_search(args: SearchArgs) -> int:
     elif hits:
         emit(render.hits_text(hits, use_color(), args.full, args.explain))
     else:
-        err(f"no matches for {text!r}" if text else "no matching sections")
+        err(f"no matches for {brief(text)}" if text else "no matching sections")
     return 0
 
 
