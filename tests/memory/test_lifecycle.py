@@ -306,7 +306,7 @@ def test_memory_cli_commands_and_flags(cli, workspace, monkeypatch):
     monkeypatch.chdir(workspace)
     out = cli("remember", "BSC USDC and USDT both have 18 decimals", "--type", "K", "--priority", "P1",
               "--ref", "knowledge.md#bsc", "--date", "2026-02-28")
-    assert out.code == 0 and out.out.startswith("memory/2026-02-28.md:10  - [K] [P1|expire:2026-05-29]")
+    assert out.code == 0 and out.out.startswith("memory/2026-02-28.md:10@") and "  - [K] [P1|expire:2026-05-29]" in out.out
     data = json.loads(cli("remember", "note", "-t", "E", "-p", "P2", "--expire", "2026-04-01", "--date",
                           "2026-02-28", "-w", str(workspace), "--json").out)
     assert data["entry"] == "- [E] [P2|expire:2026-04-01] note"
