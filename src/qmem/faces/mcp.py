@@ -268,7 +268,10 @@ def serve(config_file: str | None = None, workspace: str | None = None, http: bo
     except ImportError:
         raise BadInputError("qmem mcp needs the MCP SDK: pip install 'qmem[mcp]'") from None
     memory = Memory(config_file, workspace)
-    memory.ws(memory.cfg())  # a workspace that is not a folder: one line now, not an error on every call
+    cfg = memory.cfg()
+    memory_table = cfg.extra.get("memory")
+    if workspace or os.environ.get("QMEM_WORKSPACE") or (isinstance(memory_table, dict) and memory_table.get("workspace")):
+        memory.ws(cfg)  # a named workspace that is not a folder: one line now, not an error on every call
     if not http:
         server = build(memory)
         if announce and sys.stdin.isatty():  # a person ran it: say what it is doing
