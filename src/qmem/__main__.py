@@ -37,9 +37,9 @@ def main(argv: list[str] | None = None) -> None:
         try:
             sys.stdout.flush()
         except BrokenPipeError:
-            from .faces.cli.common import _silence_stdout
+            from .faces import silence_stdout
 
-            _silence_stdout()
+            silence_stdout()
         if argv is None:  # a finished fast command left nothing open: skip the teardown (~3 ms)
             import os
 

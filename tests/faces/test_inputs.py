@@ -133,7 +133,7 @@ def test_a_rust_panic_is_one_line_not_a_traceback(indexed, capsys):
 
     from qmem.base import config
     from qmem.backends.tantivy.searcher import open_reader
-    from qmem.faces.cli.common import guarded
+    from qmem.faces import guarded
 
     idx = open_reader(config.load().data_dir)
 

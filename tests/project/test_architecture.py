@@ -103,8 +103,8 @@ def test_library_never_prints():
     offenders = []
     for path in SRC.rglob("*.py"):
         name = module_name(path)
-        if name.startswith("qmem.faces.cli") or name in ("qmem.__main__", "qmem.faces.qmd"):
-            continue  # the faces
+        if name.startswith("qmem.faces.cli") or name in ("qmem.__main__", "qmem.faces", "qmem.faces.qmd"):
+            continue  # the faces (and their package: the error ladder writes the one line)
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "print":
                 offenders.append(f"{name}:{node.lineno}")

@@ -1,4 +1,5 @@
-"""Typed errors: the library raises these, the CLI turns them into one line and an exit code."""
+"""Typed errors: the library raises these; `failure` says what any failure becomes in a face
+(the error ladder every face climbs: the CLI, qmem-qmd and the MCP server)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ EXIT_BUSY = 75  # sysexits EX_TEMPFAIL: "try again later"
 EXIT_UNAVAILABLE = 69  # sysexits EX_UNAVAILABLE: the search cluster stayed unreachable
 EXIT_REMOTE = 76  # sysexits EX_PROTOCOL: the search cluster refused a request
 EXIT_IOERR = 74  # sysexits EX_IOERR: a write failed (the disk is full); nothing was half-written
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report Ctrl-C
+DEBUG_HINT = " (QMEM_DEBUG=1 shows the traceback)"
 
 
 class QmemError(Exception):
@@ -107,6 +110,33 @@ def internal_message(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
     kind = "engine panic" if is_engine_panic(exc) else type(exc).__name__
     return f"internal error: {kind}: {text}" if text else f"internal error: {kind}"
+
+
+def failure(exc: BaseException) -> tuple[str, int] | None:
+    """The rung of the error ladder `exc` lands on: (the one line to show, empty for none; the
+    exit code), or None when it must propagate.
+    - a typed error: its message and exit code;
+    - Ctrl-C: "interrupted", 130;
+    - a closed pipe (`qmem search x | head -1`): nothing, 0;
+    - a full disk met untyped (in the engine, a library): the DiskFullError line, 74;
+    - any other Exception, or a Rust panic from the engine (pyo3's PanicException is a
+      BaseException): "internal error: KIND: first line (QMEM_DEBUG=1 shows the traceback)", 1;
+      with QMEM_DEBUG set it propagates, traceback and all;
+    - anything else (SystemExit, GeneratorExit) propagates."""
+    if isinstance(exc, QmemError):
+        return str(exc), exc.exit_code
+    if isinstance(exc, KeyboardInterrupt):
+        return "interrupted", EXIT_INTERRUPTED
+    if isinstance(exc, BrokenPipeError):
+        return "", EXIT_OK
+    if isinstance(exc, Exception) and is_disk_full(exc):  # met below the writers that type it
+        full = disk_full(exc)
+        return str(full), full.exit_code
+    import os
+
+    if not (isinstance(exc, Exception) or is_engine_panic(exc)) or os.environ.get("QMEM_DEBUG"):
+        return None
+    return internal_message(exc) + DEBUG_HINT, EXIT_INTERNAL
 
 
 def non_utf8_argument(argv: list[str]) -> str | None:

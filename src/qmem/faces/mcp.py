@@ -14,10 +14,7 @@ import sys
 
 from ..engine import catalog, retrieve, search
 from ..base import config
-from ..base.errors import (
-    BadInputError, IndexCorruptError, IndexMissingError, QmemError, disk_full, internal_message, is_disk_full,
-    is_engine_panic,
-)
+from ..base.errors import BadInputError, IndexCorruptError, IndexMissingError, QmemError, failure
 from ..memory import boot as boot_mod
 from ..memory import daily
 from ..memory.workspace import resolve
@@ -174,9 +171,10 @@ def build(memory: Memory):  # noqa: ANN201 - mcp.server.mcpserver.MCPServer
     server = MCPServer(name="qmem", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
 
     def tool(description: str, effect: str = "read"):  # noqa: ANN202
-        """Register a tool whose qmem errors reach the model as their one-line message, with
-        the MCP annotations of its `effect` (TOOL_EFFECTS), so a client can run the read-only
-        ones without asking and ask before the destructive one."""
+        """Register a tool whose failures reach the model as the one line the CLI would print
+        (the faces' error ladder; Ctrl-C and a closed pipe still end the server), with the MCP
+        annotations of its `effect` (TOOL_EFFECTS), so a client can run the read-only ones
+        without asking and ask before the destructive one."""
         annotations = ToolAnnotations(**TOOL_EFFECTS[effect], open_world_hint=False)
 
         def wrap(fn):  # noqa: ANN001, ANN202
@@ -185,14 +183,11 @@ def build(memory: Memory):  # noqa: ANN201 - mcp.server.mcpserver.MCPServer
                 try:
                     check_arguments(kwargs)
                     return fn(*args, **kwargs)
-                except QmemError as exc:
-                    raise ToolError(str(exc)) from None
-                except Exception as exc:  # a reason, never a bare "Error executing tool" and a traceback
-                    raise ToolError(str(disk_full(exc)) if is_disk_full(exc) else internal_message(exc)) from None
-                except BaseException as exc:  # a Rust panic must not take the server down
-                    if not is_engine_panic(exc):
+                except BaseException as exc:  # a Rust panic must not take the server down either
+                    landed = None if isinstance(exc, (KeyboardInterrupt, BrokenPipeError)) else failure(exc)
+                    if landed is None:
                         raise
-                    raise ToolError(internal_message(exc)) from None
+                    raise ToolError(landed[0]) from None
             return server.tool(description=description, annotations=annotations, structured_output=True)(call)
         return wrap
 

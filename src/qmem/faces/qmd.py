@@ -20,7 +20,8 @@ from .. import __version__
 from ..engine import catalog, retrieve, search, sync
 from ..base import config
 from . import render
-from ..base.errors import EXIT_INTERNAL, EXIT_USAGE, BadInputError, QmemError, internal_message, is_engine_panic, non_utf8_argument
+from ..base.errors import EXIT_USAGE, BadInputError, non_utf8_argument
+from . import guarded, silence_stdout
 
 NO_VECTORS = "qmem-qmd: embedding is done by qmem itself: run `qmem embed` (pip install 'qmem[vector]')"
 MODES = {"search": "bm25", "vsearch": "vector", "query": "hybrid"}
@@ -152,24 +153,18 @@ def run(argv: list[str]) -> int:
     return 0
 
 
-def main() -> None:
-    bad = non_utf8_argument(sys.argv[1:])
+def main(argv: list[str] | None = None) -> None:
+    """The `qmem-qmd` command: every failure climbs the faces' one error ladder (qmem.faces.guarded)."""
+    args = sys.argv[1:] if argv is None else argv
+    bad = non_utf8_argument(args)
     if bad:
         sys.stderr.write(f"qmem-qmd: argument {bad} is not valid UTF-8\n")
         sys.exit(EXIT_USAGE)
+    code = guarded(lambda: run(args), prog="qmem-qmd")
     try:
-        code = run(sys.argv[1:])
-    except QmemError as exc:
-        sys.stderr.write(f"qmem-qmd: {exc}\n")
-        code = exc.exit_code
-    except Exception as exc:  # never a traceback for a tool driving us
-        sys.stderr.write(f"qmem-qmd: {internal_message(exc)}\n")
-        code = EXIT_INTERNAL
-    except BaseException as exc:  # a Rust panic is not an Exception
-        if not is_engine_panic(exc):
-            raise
-        sys.stderr.write(f"qmem-qmd: {internal_message(exc)}\n")
-        code = EXIT_INTERNAL
+        sys.stdout.flush()
+    except BrokenPipeError:
+        silence_stdout()
     sys.exit(code)
 
 

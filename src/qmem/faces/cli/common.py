@@ -1,5 +1,5 @@
-"""What every command face shares, without importing Typer: error reporting, colour,
-progress, and the search/get runners that both the Typer commands and the start-up fast
+"""What every command face shares, without importing Typer: messages, colour, progress, and
+the search/get runners that both the Typer commands and the start-up fast
 path call, so the two can never drift apart in behaviour.
 """
 
@@ -9,9 +9,7 @@ import os
 import sys
 import time
 
-from ...base.errors import (
-    EXIT_INTERNAL, BadInputError, QmemError, brief, disk_full, internal_message, is_disk_full, is_engine_panic,
-)
+from ...base.errors import BadInputError
 
 FORMATS = ("text", "json", "files", "md", "openclaw")
 
@@ -39,44 +37,6 @@ def use_color(stream: object = None) -> bool:
 def emit(text: str) -> None:
     if text:
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
-
-
-def guarded(action: object) -> int:
-    """Run `action()` and turn failures into one line on stderr and an exit code."""
-    try:
-        return action() or 0  # type: ignore[operator]
-    except QmemError as exc:
-        err(str(exc))
-        return exc.exit_code
-    except KeyboardInterrupt:
-        err("interrupted")
-        return 130
-    except BrokenPipeError:
-        _silence_stdout()
-        return 0
-    except Exception as exc:  # the last line of defence: never a traceback by default
-        if is_disk_full(exc):  # met below the writers that type it (the engine, a library)
-            full = disk_full(exc)
-            err(str(full))
-            return full.exit_code
-        if os.environ.get("QMEM_DEBUG"):
-            raise
-        err(f"{internal_message(exc)} (QMEM_DEBUG=1 shows the traceback)")
-        return EXIT_INTERNAL
-    except BaseException as exc:  # a Rust panic from the engine is not an Exception
-        if not is_engine_panic(exc) or os.environ.get("QMEM_DEBUG"):
-            raise
-        err(f"{internal_message(exc)} (QMEM_DEBUG=1 shows the traceback)")
-        return EXIT_INTERNAL
-
-
-def _silence_stdout() -> None:
-    """After a closed pipe (`qmem search x | head -1`), let the interpreter exit quietly."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):
-        pass
 
 
 class ProgressLine:

@@ -166,7 +166,7 @@ def try_fast(argv: list[str]) -> int | None:
     config_path, argv = _global_config(argv)
     if not argv or argv[0] not in ("search", "get", "index", "update"):
         return None
-    from .common import guarded
+    from .. import guarded
 
     if argv[0] in ("index", "update"):
         return _index(config_path, argv[1:])
@@ -207,7 +207,8 @@ def try_fast(argv: list[str]) -> int | None:
 
 
 def _index(config_path: str | None, argv: list[str]) -> int | None:
-    from .common import IndexArgs, guarded, run_index
+    from .. import guarded
+    from .common import IndexArgs, run_index
 
     try:
         values, names = parse(argv, INDEX_OPTIONS)

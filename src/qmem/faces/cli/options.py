@@ -6,7 +6,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from .common import guarded
+from .. import guarded
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON for machines.")]
 QUIET_HELP = "Print nothing unless something is wrong (--json still prints)."
