@@ -20,7 +20,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-from tree_real import split_files  # noqa: E402 - the held-out rule lives there
+from tree_real import split_files
 
 
 def _strings(value: object) -> list[str]:
@@ -50,7 +50,7 @@ def texts(data: str) -> dict[str, list[str]]:
     return out
 
 
-def load(path: str | None):  # noqa: ANN201
+def load(path: str | None):
     if path is None:
         from qmem.memory import secrets
         return secrets

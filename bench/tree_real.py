@@ -33,10 +33,10 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-from common import write_results  # noqa: E402
+from common import write_results
 
 HELD_OUT = {"en": 3, "zh": 2}
-PRIVATE = {"accounts", "identity", "security"}
+PRIVATE = {"accounts", "identity", "security", "private"}
 CATCH_ALLS = ("general", "archive")
 
 
@@ -56,7 +56,6 @@ def split_files(data: str) -> tuple[list[tuple[str, str]], list[tuple[str, str]]
 def measure(path: str, lang: str) -> tuple[dict[str, object], list[list[str]]]:
     from qmem.memory import secrets
     from qmem.memory.tree import grow as tree
-    from qmem.text.analysis import estimate_tokens
 
     text = open(path, encoding="utf-8").read()
     tmp = tempfile.mkdtemp(prefix="qmem-tree-real-")
@@ -69,10 +68,10 @@ def measure(path: str, lang: str) -> tuple[dict[str, object], list[list[str]]]:
         started = time.perf_counter()
         result = tree.migrate(ws, force=True, day="2026-03-01", explain=True)
         seconds = time.perf_counter() - started
-        budget = tree.auto_root_budget(result.tokens_before)
-        the_plan = tree.plan(text, {})
+        budget = result.root_budget
         root_text = open(ws.memory_md, encoding="utf-8").read()
-        generated = root_text[len(tree.pinned_core(the_plan)):]
+        manifest = tree.load_manifest(ws) or {}
+        generated = root_text[manifest.get("core_chars", 0):]
         leaked = len(secrets.find(generated))
         reads = 1
         for folder, _, files in os.walk(ws.domains):
@@ -80,26 +79,29 @@ def measure(path: str, lang: str) -> tuple[dict[str, object], list[list[str]]]:
                 if name == tree.INDEX_NAME:
                     leaked += len(secrets.find(open(os.path.join(folder, name), encoding="utf-8").read()))
                 elif name.endswith(".md"):
-                    depth = os.path.relpath(os.path.join(folder, name), ws.domains).count(os.sep)
-                    reads = max(reads, 1 + depth + 1)  # root, one index per folder, the leaf
+                    top = os.path.relpath(os.path.join(folder, name), ws.domains).split(os.sep)[0]
+                    indexes = 1 if os.path.exists(os.path.join(ws.domains, top, tree.INDEX_NAME)) else 0
+                    nested = sum(tree.INDEX_NAME in os.listdir(os.path.join(ws.domains, *parts))
+                                 for parts in [os.path.relpath(folder, ws.domains).split(os.sep)[:k]
+                                               for k in range(2, os.path.relpath(folder, ws.domains).count(os.sep) + 2)])
+                    reads = max(reads, 1 + indexes + nested + 1)  # root, each index on the way, the leaf
         sections = []
         secret_sections = exposed = 0
-        for part in the_plan.parts:
-            got = "(pinned)" if part.pinned else part.domain
-            sections.append([os.path.basename(path), lang, str(part.line), part.title, got,
-                             "; ".join(part.verdict.cues if not part.pinned else [part.verdict.pin_reason]),
-                             str(estimate_tokens(part.text))])
-            if part.verdict.secrets:
+        for row in result.sections:
+            sections.append([os.path.basename(path), lang, str(row["line"]), str(row["section"]), str(row["domain"]),
+                             "; ".join(row["why"]), str(row["tokens"])])  # type: ignore[arg-type]
+            if row["secrets"]:
                 secret_sections += 1
-                exposed += not part.pinned and part.domain not in PRIVATE
-        moved = [p for p in the_plan.parts if not p.pinned]
+                exposed += row["domain"] not in PRIVATE
+        moved = [r for r in result.sections if r["domain"] != "(root: pinned)"]
+        n_sections = len(result.sections)
         row = {
             "file": os.path.basename(path), "lang": lang, "tokens": result.tokens_before,
             "root": result.tokens_after, "budget": budget, "fits": result.tokens_after <= budget,
             "cut": round(result.reduction, 4),
             "worst_read": round(int(result.worst_read["tokens"]) / result.tokens_before, 4),  # type: ignore[arg-type]
-            "reads": reads, "sections": len(the_plan.parts), "pinned": len(the_plan.parts) - len(moved),
-            **{f"n_{c}": sum(p.domain == c for p in moved) for c in CATCH_ALLS},
+            "reads": reads, "sections": n_sections, "pinned": n_sections - len(moved),
+            **{f"n_{c}": sum(r["domain"] == c for r in moved) for c in CATCH_ALLS},
             "secret_sections": secret_sections, "secret_exposed": exposed, "secret_in_index": leaked,
             "warnings": len(result.warnings), "seconds": round(seconds, 3),
         }

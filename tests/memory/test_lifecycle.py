@@ -147,8 +147,8 @@ def test_boot_shared_scope_on_a_tree_root(tmp_path):
     ws = Workspace(str(root))
     tree.migrate(ws)
     text = boot.boot(ws, budget=5000, scope="shared").parts[0].text
-    assert "memory/domains/security/" not in text and "memory/domains/identity/" not in text
-    assert "memory/domains/infrastructure/_index.md" in text
+    assert "- **security**" not in text and "- **identity**" not in text
+    assert "- **infrastructure**" in text
 
 
 def test_boot_prefers_abstract(ws, workspace):

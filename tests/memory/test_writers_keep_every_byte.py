@@ -64,7 +64,7 @@ def test_reindex_moves_sections_appended_to_the_root_into_leaves_and_reports_the
 def test_reindex_keeps_lines_written_inside_the_domain_list(tmp_path):
     ws, _ = flat_ws(tmp_path)
     root = read(ws.memory_md)
-    at = root.index("### ", root.index("## Domains"))
+    at = root.index("- **", root.index("## Domains"))  # a domain's line
     line_end = root.index("\n", at) + 1
     with open(ws.memory_md, "w", encoding="utf-8", newline="") as handle:
         handle.write(root[:line_end] + "- a note typed under a domain entry\n" + root[line_end:])

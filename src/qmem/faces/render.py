@@ -240,7 +240,8 @@ def tree_text(result: TreeResult) -> str:
     """A tree command's outcome: the message, boot tokens before → after, per-domain rows."""
     rows = [result.message] if result.message else []
     if result.tokens_before and result.action != "rollback":
-        rows.append(f"boot tokens: {result.tokens_before} → {result.tokens_after} ({_change(result.reduction)})")
+        budget = f"; root budget {result.root_budget}" if result.root_budget else ""
+        rows.append(f"boot tokens: {result.tokens_before} → {result.tokens_after} ({_change(result.reduction)}{budget})")
     if result.domains:
         width = max(len(name) for name in result.domains)
         for name, row in result.domains.items():
@@ -251,11 +252,18 @@ def tree_text(result: TreeResult) -> str:
         rows.extend(f"kept in the root: {row['section']} ({row['why']})" for row in result.pinned)
     for row in result.sections:  # migrate --explain
         rows.append(f"  {row['section']} → {row['domain']}: {'; '.join(row['why'])}")  # type: ignore[arg-type]
+    if result.settings:
+        s = result.settings
+        rows.append(f"settings: confidence {s['confidence']:g}, pin share {s['pin_share']:g}, root budget "
+                    f"{s['root_budget']}, leaf budget {s['leaf_budget']}, auto pin {'on' if s['auto_pin'] else 'off'}, "
+                    f"domains {s['domains_mode']}" + (f" ({s['config']})" if s['config'] else ""))
+        for name, words in s["user_domains"].items():  # type: ignore[union-attr]
+            rows.append(f"  [tree.domains] {name}: {', '.join(words)}")
     if result.worst_read.get("leaf"):
         share = f" = {result.worst_read['tokens'] / result.tokens_before:.0%} of the flat file" if result.tokens_before else ""
         rows.append(f"costliest read: ~{result.worst_read['tokens']} tokens (root → index → "
                     f"{result.worst_read['leaf']}){share}")
-    rows.extend(f"too big to split (no subheadings): {row['leaf']} (~{row['tokens']} tokens)" for row in result.oversize)
+    rows.extend(f"too big to split: {row['leaf']} (~{row['tokens']} tokens)" for row in result.oversize)
     if result.dry_run and result.written:
         rows.append("would write:")
         rows.extend(f"  {path}" for path in result.written)

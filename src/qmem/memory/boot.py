@@ -12,7 +12,6 @@ out (`shared.py`); pinned rules stay.
 from __future__ import annotations
 
 import os
-import re
 from datetime import date
 
 from ..text.analysis import estimate_tokens
@@ -23,8 +22,6 @@ from .workspace import Workspace, raw_lines
 DEFAULT_BUDGET = 1500
 DEFAULT_DAYS = 2
 DEFAULT_PRIVATE = ["identity", "accounts", "security", "private"]
-_ROOT_ENTRY = re.compile(r"^### .*→ memory/domains/([^/\s]+)/_index\.md\s*$")
-_LEAF_NAMES = re.compile(r"^_Also: .*_\s*$")
 _DOMAINS = "## Domains"
 
 
@@ -38,7 +35,7 @@ class Part:
     __slots__ = ("kind", "path", "text", "omitted")
 
     def __init__(self, kind: str, path: str, text: str) -> None:
-        self.kind = kind  # "L0", "state" or "daily"
+        self.kind = kind  # "L0", "rules" (a tree's rules filed outside its root), "state" or "daily"
         self.path = path
         self.text = text
         self.omitted: tuple[int, int] | None = None  # (first line, count) left out
@@ -75,11 +72,13 @@ def boot(ws: Workspace, *, budget: int = DEFAULT_BUDGET, days: int = DEFAULT_DAY
     result = BootResult(budget, scope)
     l0_path = ws.abstract if os.path.exists(ws.abstract) else ws.memory_md
     l0 = _read(ws, l0_path, result)
+    rules = [(ws.rel(path), _read(ws, path, result)) for path in _rules_files(ws, l0)] if l0_path == ws.memory_md else []
     state = _read(ws, ws.session_state, result)
     logs = [(ws.rel(path), _read(ws, path, result)) for _, path in ws.recent_logs(days, today)]
     if scope == "shared":
         private = [str(d) for d in (memory_config or {}).get("private_domains", DEFAULT_PRIVATE)]  # type: ignore[union-attr]
         l0, left_out = _shared_l0(ws, l0, private, tree_config or {})
+        rules = [(path, shared.without_private(text)[0]) for path, text in rules]  # rules stay, minus private lines
         state, gone = shared.without_private(state)
         left_out += [f"{ws.rel(ws.session_state)}: {what}" for what in gone]
         cleaned = []
@@ -92,12 +91,31 @@ def boot(ws: Workspace, *, budget: int = DEFAULT_BUDGET, days: int = DEFAULT_DAY
             result.notes.append(f"shared scope: left out {len(left_out)} private part(s): {', '.join(left_out)}")
     if l0:
         result.parts.append(Part("L0", ws.rel(l0_path), l0))
+    result.parts.extend(Part("rules", path, text) for path, text in rules if text.strip())
     if state.strip():
         result.parts.append(Part("state", ws.rel(ws.session_state), state))
     logs = [Part("daily", path, text) for path, text in logs]
     result.parts.extend(logs)
     _fit(ws, result, list(reversed(logs)))
     return result
+
+
+def _rules_files(ws: Workspace, root: str) -> list[str]:
+    """The leaves a tree's root names as rules kept outside it (read at every start like the
+    root: `tree` filed them there because the root's budget could not hold them)."""
+    from .tree.indexes import INDEX_NAME, pointed
+
+    if not ws.has_tree:
+        return []
+    out = []
+    for rel in pointed(root):
+        path = os.path.join(ws.root, rel)
+        if rel.endswith("/") and os.path.isdir(path):
+            out += [os.path.join(path, name) for name in sorted(os.listdir(path))
+                    if name.endswith(".md") and name != INDEX_NAME]
+        elif rel.endswith(".md"):
+            out.append(path)
+    return out
 
 
 def _read(ws: Workspace, path: str, result: BootResult) -> str:
@@ -187,20 +205,22 @@ def _shared_l0(ws: Workspace, text: str, private: list[str], tree_config: dict[s
 
 
 def _drop_root_entries(text: str, private: list[str], left_out: list[str]) -> str:
-    """In a tree root's `## Domains` list, drop the entries (header to blank line) of private
-    domains, and every entry's leaf names (a leaf's name can tell what it holds)."""
-    out, skipping = [], False
+    """In a tree root's `## Domains` list, drop the lines of private domains, and every line's
+    leaf names (a leaf's name can tell what it holds)."""
+    from .tree.indexes import ALSO, ENTRY, SEP
+
+    out = []
     for line in raw_lines(text):
-        match = _ROOT_ENTRY.match(line.rstrip("\r\n"))
+        match = ENTRY.match(line)
+        if match and match.group("domain") in private:
+            left_out.append(f"domain {match.group('domain')}")
+            continue
         if match:
-            skipping = match.group(1) in private
-            if skipping:
-                left_out.append(f"domain {match.group(1)}")
-                continue
-        if skipping:
-            skipping = bool(line.strip())
-            continue
-        if _LEAF_NAMES.match(line):
-            continue
+            end = line[len(line.rstrip("\r\n")):]
+            bare = line.rstrip("\r\n")
+            cut = bare.find(ALSO)
+            if cut < 0:
+                cut = bare.find(SEP + "leaves: ")
+            line = (bare[:cut] if cut >= 0 else bare) + end
         out.append(line)
     return "".join(out)

@@ -91,3 +91,21 @@ def test_the_dev_memory_files_flag_nothing():
                 "MathClaw-ruc__MathClaw__MEMORY.md", "15025639392__xiao_yan__MEMORY.md"}
     flagged = {name: secrets.find((folder / name).read_text(encoding="utf-8")) for name in names if name not in held_out}
     assert len(flagged) == 10 and not any(flagged.values()), flagged
+
+
+INDEX_LOOK_ALIKES = [  # lines the tree's own indexes wrote before their format changed
+    "- `五待办事项按优先级/最后更新.md` (~15 tokens) — *最后更新：2026-06-04…",
+    "- `notes.md` (~87 tokens) — 项目根目录：`/Users/admin/CodeBuddy/20260517172203/Cele…",
+    "- **accounts** — Telegram bot tokens (and similar secret… · also: telegram-bot-tokens",
+    "- `auth.md` (~263 tokens) — Auth: banned-user guard on wallet/oracles",
+]
+
+
+@pytest.mark.parametrize("line", INDEX_LOOK_ALIKES)
+def test_index_lines_are_not_secrets(line):
+    assert not secrets.has_secret(line), secrets.spans(line)
+
+
+def test_a_passphrase_after_password_still_counts():
+    assert secrets.has_secret("- password: correct-horse-battery-staple")
+    assert secrets.has_secret("- API key (prod): sk_live_4fG7hQ2mN8pR1sT6vX9zB3cD")

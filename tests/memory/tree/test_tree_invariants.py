@@ -52,13 +52,18 @@ def check_invariants(ws: tree.Workspace, original: str, budget: int = tree.DEFAU
                 leaves[os.path.join(dirpath, name)] = open(os.path.join(dirpath, name), encoding="utf-8", newline="").read()
     order = (tree.load_manifest(ws) or {}).get("order", [])
     in_order = "".join(leaves.get(os.path.join(ws.domains, *rel.split("/")), "") for kind, rel in order if kind == "leaf")
+    kept = tree.reassemble(ws).decode("utf-8")  # the root's own text and the leaves, in the original's order
     for part in parts:  # a section over the leaf budget is a folder of leaves, consecutive in the order
-        assert part.text in root or part.text in leaves.values() or part.text in in_order, part.title
-    for path in leaves:
-        index = open(os.path.join(os.path.dirname(path), tree.INDEX_NAME), encoding="utf-8").read()
-        assert f"### {os.path.basename(path)} (" in index
+        assert part.text in root or part.text in leaves.values() or part.text in kept, part.title
+    for path in leaves:  # three reads: the domain's own index lists every leaf below it
+        domain = os.path.relpath(path, ws.domains).split(os.sep)[0]
+        index = open(os.path.join(ws.domains, domain, tree.INDEX_NAME), encoding="utf-8").read()
+        assert f"- `{os.path.basename(path)}` (" in index
+    for dirpath, _, files in os.walk(ws.domains):
+        depth = os.path.relpath(dirpath, ws.domains).count(os.sep)
+        assert tree.INDEX_NAME not in files or depth == 0, dirpath  # no index below a domain's
     for branch in tree.scan_branches(ws):
-        assert f"memory/domains/{branch.name}/{tree.INDEX_NAME}" in root
+        assert f"- **{branch.name}**" in root
     manifest = tree.load_manifest(ws)
     assert manifest and manifest["root_digest"] == tree.digest(root.encode("utf-8"))
     assert tree.reassemble(ws) == original.encode("utf-8")  # root + leaves give back every byte, in order
@@ -76,7 +81,10 @@ def test_hand_written_memory_migrates_and_rolls_back_byte_identical(tmp_path):
     assert result.reduction > 0.6
     check_invariants(ws, original)
     root = open(ws.memory_md, encoding="utf-8").read()
-    assert root.startswith("# MEMORY.md — long-term memory of Lin's assistant\n") and "## [pin] Core rules" in root
+    assert root.startswith("# MEMORY.md — long-term memory of Lin's assistant\n")
+    # the pinned rules do not fit a root this small (~1,100 tokens: a 120-token root): filed as a leaf, named
+    assert "## [pin] Core rules" in root or "`memory/domains/rules/core-rules.md`" in root
+    assert any("Core rules" in w for w in result.warnings) or "## [pin] Core rules" in root
     assert set(result.domains) >= {"identity", "business", "infrastructure", "security", "dates", "legal"}
     assert (tmp_path / "ws" / "memory" / "2026-02-28.md").read_bytes() == daily  # daily logs never move
     assert (tmp_path / "ws" / "MEMORY.md.bak").read_text(encoding="utf-8") == original
@@ -93,7 +101,7 @@ def test_classification_examples():
     assert classify("家庭与偏好", "", table) == "identity"
     assert classify("Key dates", "", table) == "dates"  # a tie (key vs dates) goes to the earlier domain
     assert classify("Misc", "the nightly cron job on the server", table) == "infrastructure"  # the body
-    assert classify("Misc", "nothing known here", table) == "general"
+    assert classify("Misc", "nothing known here", table) == "misc"  # no evidence: named after its own heading
     assert classify("[infra] Backup plan", "", table) == "infrastructure"
     assert classify("Backup plan <!-- domain: pets -->", "", table) == "pets"
     assert classify("[sec] Password reset", "", table) == "security"
@@ -193,12 +201,13 @@ def test_reindex_picks_up_hand_edits_and_nested_subdomains(tmp_path):
         handle.write("## Hetzner\n- [K] three servers in Falkenstein\n")
     os.rename(os.path.join(ws.domains, "legal", "legal.md"), os.path.join(ws.domains, "business", "legal.md"))
     result = tree.reindex(ws, day=DAY)
-    assert "memory/domains/infrastructure/cloud/_index.md" in result.written
+    assert "memory/domains/infrastructure/_index.md" in result.written  # three reads: no cloud/_index.md
+    assert not os.path.exists(os.path.join(infra, "cloud", tree.INDEX_NAME))
     assert "memory/domains/legal/_index.md" in result.removed  # nothing stale is left
     parent = open(os.path.join(infra, tree.INDEX_NAME), encoding="utf-8").read()
-    assert "### cloud/_index.md (" in parent and "three servers in Falkenstein" in parent
+    assert "## cloud/ (" in parent and "- `hetzner.md` (" in parent and "three servers in Falkenstein" in parent
     root = open(ws.memory_md, encoding="utf-8").read()
-    assert "memory/domains/legal/" not in root and "## [pin] Core rules" in root
+    assert "- **legal**" not in root and ("## [pin] Core rules" in root or "memory/domains/rules/core-rules.md" in root)
     assert not tree.reindex(ws, day=DAY).changed  # idempotent
     with pytest.raises(tree.TreeError, match="hetzner.md \\(added\\)"):
         tree.rollback(ws)  # a file migrate did not write: refused without --force

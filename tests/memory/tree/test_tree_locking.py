@@ -109,7 +109,6 @@ def test_a_busy_lock_is_a_one_line_refusal(tmp_path, monkeypatch):
 
     def slow(text: str) -> None:
         time.sleep(0.6)
-        return None
 
     holder = threading.Thread(target=rewrite_locked, args=(ws.memory_md, slow))
     holder.start()

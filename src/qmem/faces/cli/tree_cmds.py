@@ -17,7 +17,7 @@ tree_app = typer.Typer(
 )
 
 WorkspaceArg = Annotated[Optional[str], typer.Argument(help="Folder holding MEMORY.md and memory/ (default: as --workspace of the memory commands).")]
-BudgetOpt = Annotated[Optional[int], typer.Option("--root-budget", metavar="TOKENS", min=50, help="Token budget of the root index (default: 400, or 12% of a smaller MEMORY.md, at least 200).")]
+BudgetOpt = Annotated[Optional[int], typer.Option("--root-budget", metavar="TOKENS", min=50, help="Token budget of the root index (default: 400, or 7% of a smaller MEMORY.md, at least 120). A budget too small for the domain names is refused.")]
 
 
 def _tree(ctx: typer.Context, as_json: bool, operation) -> None:  # noqa: ANN001
@@ -43,7 +43,7 @@ def tree_migrate(
     force: Annotated[bool, typer.Option("--force", help="Restructure even a MEMORY.md under --min-tokens.")] = False,
     min_tokens: Annotated[int, typer.Option("--min-tokens", metavar="TOKENS", min=0, help="Refuse smaller files.")] = 1000,
     root_budget: BudgetOpt = None,
-    explain: Annotated[bool, typer.Option("--explain", help="Show each section's domain and the cues that chose it.")] = False,
+    explain: Annotated[bool, typer.Option("--explain", help="Show each section's domain and the evidence that chose it, and the [tree] settings used.")] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Split MEMORY.md into memory/domains/<domain>/<leaf>.md with branch and root indexes."""

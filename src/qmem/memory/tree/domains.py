@@ -3,16 +3,24 @@
 Evidence, strongest first:
 1. An explicit tag: `## [infra] Backup plan` (a domain, or a prefix of one of at least three
    letters) or `## Backup plan <!-- domain: infrastructure -->` (any name: a new domain if unknown).
-2. A secret in the body (`secrets.py`: token, key, password, private-key or seed-phrase shapes):
-   the section goes to `accounts` whatever its heading says.
-3. Cues (`domain_cues.py`: English, Simplified and Traditional Chinese, Japanese, German,
-   Vietnamese, heading emoji). A cue in the heading counts 3× its weight, one in the body 1×
-   (each distinct cue once; a domain's body evidence is capped so a long body cannot outvote a
-   clear heading); a multi-word cue weighs 2, a single word 1, and a longer cue that matched hides
-   the shorter ones inside it ("api key" is accounts, not also "api" infrastructure). Typed
-   entries add evidence: most lines `[P]` → identity, most lines `[!]` → security. A heading that
-   is only a date ("2026 年 2 月", "2025-Q3") is archive. The best score wins; ties go to the
-   domain listed first; no evidence at all → `general`.
+2. A secret in the body (`secrets.py`): the section goes to `accounts` whatever its heading says.
+   A heading that marks the section confidential (`shared.confidential`) sends it to `private`.
+3. The user's own heading. Cues (`cues.py`, matched by `match.py`) found in the heading decide
+   when they point to one domain more than to any other; the body only breaks a tie between
+   domains the heading names, and among those still tied the one the heading names first wins.
+4. The body, when the heading names no domain: each distinct cue adds its weight, scaled by how
+   specific it is in this file (a cue found in most sections of the file tells them apart from
+   nothing), capped per domain; typed entries add evidence (most lines `[P]` → identity, `[!]`
+   → security); a list whose items are mostly marked done (✅, [x], ~~struck~~, done, 已完成…)
+   is closed matter → archive. The best domain wins if it reaches `confidence` (config `[tree]
+   confidence`, default 2) with a clear margin over the next.
+   A heading word that names history or closure (completed, archive, changelog, 已完成…) makes the
+   section archive whatever else the heading names ("Completed goals"), unless the heading also
+   says it is current ("Current history…").
+5. Otherwise the section keeps a domain named after its own heading ("Linguistic Cloaker" →
+   `linguistic-cloaker`): no evidence is no reason to file it with unrelated sections. A date in
+   a heading is no evidence of anything (a dated "Current focus" is current); `archive` needs a
+   heading that names history or a body of finished items.
 
 Instruction sections (rules for the agent) are found here too (`instruction`): `tree` keeps
 them in the root so the agent still reads them at every start.
@@ -22,17 +30,24 @@ from __future__ import annotations
 
 import functools
 import re
-import unicodedata
 
-from ...text import markdown
 from ...base.errors import ConfigError
-from .. import secrets
+from .. import secrets, shared
 from .cues import CUES, EMOJI, INSTRUCTION_WORDS, RULE_HEADINGS
+from .match import Matcher, fold, for_table, matcher
+from .units import bare_title
 
 GENERAL = "general"
 ACCOUNTS = "accounts"
+PRIVATE = "private"
+ARCHIVE = "archive"
+RULES = "rules"
 HEADING_WEIGHT = 3
-BODY_CAP = 4  # most body evidence one domain can collect
+BODY_CAP = 2.5  # most body evidence one domain can collect: less than one heading cue
+BODY_CHARS = 3000  # cues are looked for in the first this many characters of a body (~500 words)
+DEFAULT_CONFIDENCE = 2.0
+MARGIN = 1.0  # how far the best body score must lead the next
+HEADING_DOMAIN_WORDS = 3  # a domain named after a heading keeps its first words (CJK: 8 characters)
 
 DEFAULT_DOMAINS: dict[str, list[str]] = {
     name: [cue for words in by_language.values() for cue in words] for name, by_language in CUES.items()
@@ -41,20 +56,25 @@ DEFAULT_DOMAINS: dict[str, list[str]] = {
 _COMMENT_TAG = re.compile(r"<!--\s*domain\s*:\s*([^\s>]+)\s*-->", re.IGNORECASE)
 _BRACKET_TAG = re.compile(r"\[([A-Za-z][A-Za-z0-9_-]{1,30})\]")
 _PIN_TAG = re.compile(r"\[(?:pin|p0)\]", re.IGNORECASE)
-_COMMENT = re.compile(r"<!--.*?-->")
-_SLUG = re.compile(r"[^a-z0-9\u4e00-\u9fff-]+")
+_SLUG = re.compile(r"[^a-z0-9\u00c0-\u024f\u1e00-\u1eff\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af-]+")
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]")
-_LATIN = r"a-z0-9\u00c0-\u024f\u1e00-\u1eff"
-_YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
-_DATE_ONLY = re.compile(r"^(?:[\W\d_]|年|月|日|号|q[1-4]|h[12]|jahr|năm|tháng)*$")
 _ENTRY_TYPE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[^\]]*\]\s*)*?\[([P!])\]")
 _MONEY = re.compile(r"(?i)[$€£¥₫]\s?\d[\d,.]*|\d[\d,.]*\s?(?:€|元|円|萬元|万元|đồng|nghìn|triệu|usd|eur|rmb|"
                     r"港幣|港币|台幣|dollars?|euros?)(?![a-z])")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\S")
+_DONE = re.compile(r"(?i)✅|✔|☑|\[x\]|~~.+~~|\b(?:done|completed|finished|shipped|resolved|closed|merged|retired)\b|"
+                   r"已完成|已解决|已关闭|已上线|已合并|完了|済み|erledigt|abgeschlossen|đã xong|đã hoàn thành")
+_CURRENT = re.compile(r"(?i)\b(?:current|currently|active|ongoing|open|now|live|in progress|today|this week|next)\b|"
+                      r"当前|目前|现在|进行中|本周|現在|進行中|今週|aktuell|laufend|hiện tại|đang")
+# A heading's own numbering, dates and asides, which a domain named after it leaves out.
+_NUMBERING = re.compile(r"^(?:[一二三四五六七八九十]+[、.．]|第[一二三四五六七八九十\d]+[章节部分]|\d+(?:\.\d+)*[.)、]?|[ivx]+[.)]|§)\s*",
+                        re.IGNORECASE)
+_ASIDE = re.compile(r"\s*(?:[(（\[【][^)）\]】]*[)）\]】]|[-–—:：|/].*)$")
+_DATE = re.compile(r"\d{4}[-/.年]\d{1,2}(?:[-/.月]\d{1,2}日?)?|\b(?:19|20)\d\d\b")
 
 
 def domain_slug(name: str) -> str:
-    return _SLUG.sub("-", name.strip().lower()).strip("-") or GENERAL
+    return _SLUG.sub("-", fold(name).strip()).strip("-") or GENERAL
 
 
 def load_table(tree_config: dict[str, object], config_file: str = "") -> dict[str, list[str]]:
@@ -73,80 +93,35 @@ def load_table(tree_config: dict[str, object], config_file: str = "") -> dict[st
     return table
 
 
-# -- matching ---------------------------------------------------------------------------------
-
-def fold(text: str) -> str:
-    """What cues are matched against: NFKC (full-width → ASCII), case-folded."""
-    return unicodedata.normalize("NFKC", text).casefold()
-
-
-class Cue:
-    __slots__ = ("text", "domain", "weight", "where", "pattern")
-
-    def __init__(self, raw: str, domain: str) -> None:
-        self.domain = domain
-        self.where = "any"
-        text = fold(raw.strip())
-        weak = text.endswith("?")
-        text = text.rstrip("?")
-        if text[:1] in "^=@":
-            self.where, text = {"^": "start", "=": "exact", "@": "heading"}[text[0]], text[1:]
-        self.text = text.strip("*")
-        cjk = bool(_CJK.search(self.text))
-        words = len(self.text.replace("-", " ").split())
-        self.weight = (2 if (cjk and len(self.text) >= 3) or (not cjk and words >= 2) else 1) / (2 if weak else 1)
-        body = re.escape(self.text)
-        if cjk or (text.startswith("*") and text.endswith("*")):
-            pattern = body
-        elif text.endswith("*"):
-            pattern = rf"(?<![{_LATIN}]){body}"  # the match is the cue alone: "kunden*" leaves "projekt" free
-        elif text.startswith("*"):
-            pattern = rf"{body}(?:e|en|n|s|es)?(?![{_LATIN}])"
-        else:  # a whole word, inflected: tool → tools, tooling; invoices → invoice, invoiced
-            if len(self.text) > 4 and self.text.endswith("s") and not self.text.endswith("ss"):
-                body = re.escape(self.text[:-1])
-            pattern = rf"(?<![{_LATIN}]){body}(?:s|es|d|ed|ing|er|ers)?(?![{_LATIN}])"
-        if self.where == "start":
-            pattern = "^" + pattern
-        elif self.where == "exact":
-            pattern = f"^{body}$"
-        self.pattern = re.compile(pattern)
-
-
-@functools.lru_cache(maxsize=8)
-def _compiled(frozen: tuple[tuple[str, tuple[str, ...]], ...]) -> tuple[Cue, ...]:
-    return tuple(Cue(raw, name) for name, words in frozen for raw in words if raw.strip("*^=@? "))
-
-
-def _cues(table: dict[str, list[str]]) -> tuple[Cue, ...]:
-    return _compiled(tuple((name, tuple(words)) for name, words in table.items()))
-
-
-def _matches(text: str, cues: tuple[Cue, ...], heading: bool) -> list[Cue]:
-    """The distinct cues found in `text`; a longer match hides the shorter ones inside it."""
-    found = []
-    for cue in cues:
-        if cue.where != "any" and not heading:
-            continue
-        for match in cue.pattern.finditer(text):
-            found.append((match.start(), match.end(), cue))
-    taken: list[tuple[int, int, str]] = []
-    kept: dict[tuple[str, str], Cue] = {}
-    for start, end, cue in sorted(found, key=lambda row: (row[0] - row[1], row[0])):
-        if any(start < b and a < end for a, b, _ in taken if (a, b) != (start, end)):
-            continue
-        if (start, end, cue.domain) in taken:  # "api keys" and "api key" on one span count once
-            continue
-        taken.append((start, end, cue.domain))
-        kept.setdefault((cue.domain, cue.text), cue)
-    return list(kept.values())
+def confidence_of(tree_config: dict[str, object], config_file: str = "") -> float:
+    """`[tree] confidence`: the body evidence a section needs to join a domain its heading does
+    not name (below it, the section keeps a domain named after its own heading)."""
+    value = tree_config.get("confidence", DEFAULT_CONFIDENCE)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+        raise ConfigError(f"config {config_file}: tree.confidence: expected a number ≥ 0")
+    return float(value)
 
 
 def heading_text(heading: str) -> str:
     """The heading as cues see it: no tags, comments, emoji or leading punctuation."""
-    text = fold(_COMMENT.sub("", markdown.strip_tags(heading)))
+    text = fold(bare_title(heading))
     text = _PIN_TAG.sub("", text)
     return re.sub(r"^[^\w]+", "", text).strip()
+
+
+def heading_domain(heading: str) -> str:
+    """A domain named after a section's own heading: its numbering, dates and asides dropped,
+    its first few words ("Key Issues (Blocked on Human Action)" → key-issues, "三、用户明确要求
+    （永久有效）" → 用户明确要求)."""
+    full = heading_text(heading)
+    text = _DATE.sub("", full).strip() or full  # a heading that is only a date keeps it
+    text = _NUMBERING.sub("", text) or text
+    shorter = _ASIDE.sub("", text).strip()
+    text = shorter or text
+    if _CJK.search(text) and not re.search(r"[a-z]{3}", text):
+        return domain_slug(re.sub(r"\s+", "", text)[:8])
+    words = [w for w in re.findall(r"[\w']+", text) if not w.isdigit()] or re.findall(r"[\w']+", text)
+    return domain_slug(" ".join(words[:HEADING_DOMAIN_WORDS]))
 
 
 # -- the verdict ------------------------------------------------------------------------------
@@ -154,7 +129,7 @@ def heading_text(heading: str) -> str:
 class Verdict:
     """A section's domain and the evidence that chose it."""
 
-    __slots__ = ("domain", "scores", "cues", "secrets", "pinned", "pin_reason")
+    __slots__ = ("confident", "cues", "domain", "pin_reason", "pinned", "scores", "secrets")
 
     def __init__(self, domain: str) -> None:
         self.domain = domain
@@ -163,10 +138,11 @@ class Verdict:
         self.secrets: list[tuple[int, str]] = []  # (line in the section, kind)
         self.pinned = False
         self.pin_reason = ""
+        self.confident = True
 
     def to_dict(self) -> dict[str, object]:
         return {"domain": self.domain, "cues": self.cues, "pinned": self.pinned, "pin_reason": self.pin_reason,
-                "secrets": [f"line {n}: {kind}" for n, kind in self.secrets]}
+                "secrets": [f"line {n}: {kind}" for n, kind in self.secrets], "confident": self.confident}
 
 
 def explicit_domain(heading: str, table: dict[str, list[str]]) -> str | None:
@@ -184,64 +160,131 @@ def explicit_domain(heading: str, table: dict[str, list[str]]) -> str | None:
     return None
 
 
-def explain(heading: str, body: str, table: dict[str, list[str]]) -> Verdict:
-    """The domain of a section (heading text and body below it) with the cues that chose it."""
-    found = secrets.find(body)
+class Context:
+    """What the other sections of the same file say: how many bodies each cue is found in."""
+
+    def __init__(self, table: dict[str, list[str]], bodies: list[str] | None = None,
+                 confidence: float = DEFAULT_CONFIDENCE) -> None:
+        self.table = table
+        self.matcher: Matcher = for_table(table)
+        self.confidence = confidence
+        self.found = [self.matcher.find(fold(body[:BODY_CHARS])) for body in bodies or []]
+        self.sections = len(self.found)
+        self.df: dict[tuple[str, str], int] = {}
+        for cues in self.found:
+            for cue in cues:
+                key = (cue.domain, cue.text)
+                self.df[key] = self.df.get(key, 0) + 1
+
+    def specificity(self, domain: str, text: str) -> float:
+        """1 for a cue few sections share, less for one most of the file's sections hold."""
+        if self.sections < 3:
+            return 1.0
+        share = self.df.get((domain, text), 1) / self.sections
+        return max(0.25, 1.0 - share) if share > 0.5 else 1.0
+
+
+def explain(heading: str, body: str, table: dict[str, list[str]], context: Context | None = None,
+            found: list | None = None) -> Verdict:
+    """The domain of a section (heading text and body below it) with the evidence that chose it.
+    `context` carries the file's other sections; `found`, this body's cues if already matched."""
+    context = context or Context(table)
+    holding = secrets.find(body)
     tagged = explicit_domain(heading, table)
-    if found:
-        private = ACCOUNTS if ACCOUNTS in table or not tagged else tagged
-        verdict = Verdict(private)
-        verdict.secrets = found
-        verdict.cues = [f"secret in the body: {kind} (line {n + 1})" for n, kind in found[:3]]
+    if holding:
+        verdict = Verdict(ACCOUNTS if ACCOUNTS in table or not tagged else tagged)
+        verdict.secrets = holding
+        verdict.cues = [f"secret in the body: {kind} (line {n})" for n, kind in holding[:3]]
         return verdict
     if tagged:
         verdict = Verdict(tagged)
         verdict.cues = ["explicit tag in the heading"]
         return verdict
-    scores: dict[str, float] = {}
-    why: dict[str, list[str]] = {}
-
-    def add(domain: str, points: float, reason: str) -> None:
-        if domain in table:
-            scores[domain] = scores.get(domain, 0) + points
-            why.setdefault(domain, []).append(f"{reason} (+{points:g})")
-
-    cues = _cues(table)
+    if shared.confidential(heading) and PRIVATE in table:
+        verdict = Verdict(PRIVATE)
+        verdict.cues = ["heading marks it confidential"]
+        return verdict
     head = heading_text(heading)
-    for cue in _matches(head, cues, heading=True):
-        add(cue.domain, HEADING_WEIGHT * cue.weight, f"heading: {cue.text}")
-    for emoji, domain in EMOJI.items():
-        if emoji in heading:
-            add(domain, HEADING_WEIGHT, f"heading: {emoji}")
-    if not scores and head and _YEAR.search(head):  # "2026 年 2 月", "2025 recap": a dated log
-        add("archive", (2 if _DATE_ONLY.match(head) else 1) * HEADING_WEIGHT, "heading: a date")
-    body_points: dict[str, float] = {}
-    for cue in _matches(fold(body), cues, heading=False):
-        if body_points.get(cue.domain, 0) + cue.weight <= BODY_CAP:
-            body_points[cue.domain] = body_points.get(cue.domain, 0) + cue.weight
-            add(cue.domain, cue.weight, f"body: {cue.text}")
-    amounts = len(set(_MONEY.findall(body)))
-    if amounts:
-        add("business", min(amounts, 2), "body: amounts of money")
-    _entry_types(body, add)
-    best = GENERAL
-    for name in table:  # table order breaks ties: only a strictly better score wins
-        if scores.get(name, 0) > scores.get(best, 0):
-            best = name
-    verdict = Verdict(best)
-    verdict.scores = scores
-    verdict.cues = why.get(best, ["no cue matched"])
+    heading_scores, order, why = _heading_evidence(head, heading, context.matcher, table)
+    body_scores = _body_evidence(body, context, found, why)
+    if heading_scores:
+        top = max(heading_scores.values())
+        named = [d for d in order if heading_scores[d] == top]
+        if ARCHIVE in heading_scores:  # "Completed goals", "Old clients": the heading says the matter is closed
+            named = [ARCHIVE]
+        best = max(named, key=lambda d: (body_scores.get(d, 0), -named.index(d)))
+        verdict = Verdict(best)
+        verdict.scores = {d: heading_scores.get(d, 0) + body_scores.get(d, 0) for d in set(heading_scores) | set(body_scores)}
+        verdict.cues = why.get(best, [])
+        return verdict
+    ranked = sorted(body_scores.items(), key=lambda row: -row[1])
+    best, score = ranked[0] if ranked else (GENERAL, 0.0)
+    runner_up = ranked[1][1] if len(ranked) > 1 else 0.0
+    if score >= context.confidence and score - runner_up >= MARGIN:
+        verdict = Verdict(best)
+        verdict.scores = dict(body_scores)
+        verdict.cues = why.get(best, [])
+        return verdict
+    own = heading_domain(heading) if head else GENERAL
+    verdict = Verdict(own)
+    verdict.scores = dict(body_scores)
+    verdict.confident = False
+    evidence = f"best {best} {score:g}" + (f", next {runner_up:g}" if len(ranked) > 1 else "") if ranked else "no cue"
+    verdict.cues = [f"named after its heading: no domain is clear ({evidence}; needs {context.confidence:g} "
+                    f"and a lead of {MARGIN:g})"]
     return verdict
 
 
-def _entry_types(body: str, add) -> None:  # noqa: ANN001
-    items = [line for line in body.splitlines() if _LIST_ITEM.match(line)]
-    if len(items) < 2:
-        return
-    types = [m.group(1) for m in map(_ENTRY_TYPE.match, items) if m]
-    for letter, domain in (("P", "identity"), ("!", "security")):
-        if types.count(letter) * 2 >= len(items):
-            add(domain, 2, f"entries: most are [{letter}]")
+def _heading_evidence(head: str, heading: str, matcher_: Matcher,
+                      table: dict[str, list[str]]) -> tuple[dict[str, float], list[str], dict[str, list[str]]]:
+    """Per domain, the heading's points; the domains in the order the heading names them."""
+    scores: dict[str, float] = {}
+    positions: dict[str, int] = {}
+    why: dict[str, list[str]] = {}
+    for cue in matcher_.find(head, heading=True):
+        points = HEADING_WEIGHT * matcher_.weight(cue)
+        scores[cue.domain] = scores.get(cue.domain, 0) + points
+        at = head.find(cue.text)
+        positions[cue.domain] = min(positions.get(cue.domain, 10**6), at if at >= 0 else 10**5)
+        why.setdefault(cue.domain, []).append(f"heading: {cue.text} (+{points:g})")
+    for emoji, domain in EMOJI.items():
+        if emoji in heading and domain in table:
+            scores[domain] = scores.get(domain, 0) + HEADING_WEIGHT
+            positions[domain] = min(positions.get(domain, 10**6), -1)
+            why.setdefault(domain, []).append(f"heading: {emoji} (+{HEADING_WEIGHT})")
+    if scores.get(ARCHIVE) and _CURRENT.search(head):  # "Current history of X" is current
+        del scores[ARCHIVE]
+    return scores, sorted(scores, key=lambda d: positions.get(d, 10**6)), why
+
+
+def _body_evidence(body: str, context: Context, found: list | None, why: dict[str, list[str]]) -> dict[str, float]:
+    scores: dict[str, float] = {}
+
+    def add(domain: str, points: float, reason: str) -> None:
+        if domain in context.table and points > 0:
+            points = min(points, BODY_CAP - scores.get(domain, 0))
+            if points > 0:
+                scores[domain] = scores.get(domain, 0) + points
+                why.setdefault(domain, []).append(f"{reason} (+{points:.2g})")
+
+    cues = found if found is not None else context.matcher.find(fold(body[:BODY_CHARS]))
+    for cue in sorted(cues, key=lambda c: (-c.weight, c.text)):
+        points = context.matcher.weight(cue) * context.specificity(cue.domain, cue.text)
+        add(cue.domain, points, f"body: {cue.text}")
+    amounts = len(set(_MONEY.findall(body[:BODY_CHARS])))
+    if amounts:
+        add("business", min(amounts, 2) * 0.5, "body: amounts of money")
+    items = [line for line in body[:BODY_CHARS].splitlines() if _LIST_ITEM.match(line)]
+    if len(items) >= 2:
+        types = [m.group(1) for m in map(_ENTRY_TYPE.match, items) if m]
+        for letter, domain in (("P", "identity"), ("!", "security")):
+            if types.count(letter) * 2 >= len(items):
+                add(domain, 2, f"entries: most are [{letter}]")
+        done = sum(bool(_DONE.search(item)) for item in items)
+        if len(items) >= 3 and done * 5 >= len(items) * 3:  # closed matter outweighs what it was about
+            scores[ARCHIVE] = scores.get(ARCHIVE, 0) + BODY_CAP + MARGIN
+            why.setdefault(ARCHIVE, []).append(f"entries: {done} of {len(items)} marked done (+{BODY_CAP + MARGIN:g})")
+    return scores
 
 
 def classify(heading: str, body: str, table: dict[str, list[str]]) -> str:
@@ -252,12 +295,18 @@ def classify(heading: str, body: str, table: dict[str, list[str]]) -> str:
 # -- instructions to the agent ----------------------------------------------------------------
 
 @functools.lru_cache(maxsize=1)
-def _rule_cues() -> tuple[tuple[Cue, ...], tuple[Cue, ...]]:
-    return (tuple(Cue(word, "rules") for word in RULE_HEADINGS),
-            tuple(Cue(word, "instruction") for word in INSTRUCTION_WORDS))
+def _rule_matchers() -> tuple[Matcher, Matcher]:
+    return (matcher((("rules", tuple(RULE_HEADINGS)),)), matcher((("instruction", tuple(INSTRUCTION_WORDS)),)))
 
 
-def instruction(heading: str, body: str, table: dict[str, list[str]]) -> str:
+def orders(text: str) -> str:
+    """Why an entry of a file without headings reads as an instruction: two different order
+    words in it ("必须优先用… 禁止直接用…", "always … never …")."""
+    found = {cue.text for cue in _rule_matchers()[1].find(fold(text[:BODY_CHARS]))}
+    return f"entry gives orders: {', '.join(sorted(found))}" if len(found) >= 2 else ""
+
+
+def instruction(heading: str, body: str, table: dict[str, list[str]], matcher_: Matcher | None = None) -> str:
     """Why a section reads as standing instructions to the agent ("" when it does not).
 
     `[pin]`/`[P0]` in the heading; a heading that names rules ("Iron rules", "铁律", "ルール",
@@ -267,17 +316,20 @@ def instruction(heading: str, body: str, table: dict[str, list[str]]) -> str:
     if _PIN_TAG.search(heading):
         return "tagged [pin]/[P0]"
     head = heading_text(heading)
-    rule_heads, orders = _rule_cues()
-    named = _matches(head, rule_heads, heading=True)
+    rule_heads, orders = _rule_matchers()
+    cues = matcher_ or for_table(table)  # the plan passes its own: built once per file
+    named = rule_heads.find(head, heading=True) or [cue for cue in cues.find(head, heading=True) if cue.domain == RULES]
     if named:
         return f"heading names rules: {named[0].text}"
-    ordering = _matches(head, orders, heading=False)
+    ordering = orders.find(head)
     if ordering:
         return f"heading is an order: {ordering[0].text}"
-    items = [fold(line) for line in body.splitlines() if _LIST_ITEM.match(line)]
-    ordered = [item for item in items if _matches(item, orders, heading=False)]
+    if not orders.find(fold(body[:BODY_CHARS])):
+        return ""  # no order word anywhere: no item can be one
+    items = [fold(line) for line in body[:BODY_CHARS].splitlines() if _LIST_ITEM.match(line)]
+    ordered = [item for item in items if orders.find(item)]
     if len(items) < 2 or len(ordered) * 3 < len(items) * 2:
         return ""
-    if len(ordered) == len(items) >= 3 or not _matches(head, _cues(table), heading=True):
+    if len(ordered) == len(items) >= 3 or not cues.find(head, heading=True):
         return f"{len(ordered)} of {len(items)} items are instructions"
     return ""

@@ -41,6 +41,8 @@ class TreeResult:
         self.tokens_before = 0
         self.tokens_after = 0
         self.root_fits = True
+        self.root_budget = 0  # the budget the root was built for
+        self.dropped: list[str] = []  # what the root's budget made it leave out
         self.backup = ""
         self.rescue = ""
         self.moved: list[dict[str, str]] = []  # text qmem moved: {"what", "from", "to"}
@@ -53,6 +55,7 @@ class TreeResult:
         self.sections: list[dict[str, object]] = []  # with explain: every section's domain and cues
         self.oversize: list[dict[str, object]] = []  # leaves over the leaf budget with nothing to cut at
         self.worst_read: dict[str, object] = {}  # the costliest root → index(es) → leaf read
+        self.settings: dict[str, object] = {}  # with explain: the [tree] settings the plan used
 
     @property
     def reduction(self) -> float:

@@ -41,15 +41,17 @@ from .files import (  # noqa: F401 - re-exported: callers and tests reach them a
 )
 from .rollback import cut_root, reassemble, reassembly_order, rollback, user_digest  # noqa: F401
 from .shape import (  # noqa: F401 - the tree's shape, re-exported for callers of this module
-    DOMAINS_HEADING, INDEX_NAME, ROOT_TITLE, Branch, Leaf, Part, Plan, _all_branches, branch_index,
-    branches_from_plan, generated_title, leaf_budget, leaf_slug, pinned_core, plan, root_index, root_separator, scan_branches, split, summary_line,
+    DOMAINS_HEADING, INDEX_NAME, ROOT_TITLE, Branch, Leaf, Part, Plan, branch_index, branches_from_plan,
+    generated_title, index_budget, leaf_budget, leaf_slug, pin_share, pinned_core, plan, pointed, pointer_line, pointers, root_index, root_separator, scan_branches,
+    split, summary_line, units,
 )
+from .domains import confidence_of as domains_confidence
 from ..workspace import Workspace  # noqa: F401 - re-exported (tests build workspaces as tree.Workspace)
 
 DEFAULT_MIN_TOKENS = 1000
 DEFAULT_ROOT_BUDGET = 400
-MIN_ROOT_BUDGET = 200
-ROOT_SHARE = 0.12
+MIN_ROOT_BUDGET = 120
+ROOT_SHARE = 0.07
 
 
 def refresh_collections(cfg: object, ws: Workspace, result: TreeResult) -> None:
@@ -70,7 +72,7 @@ def refresh_collections(cfg: object, ws: Workspace, result: TreeResult) -> None:
 
 
 def _domain_rows(branches: list[Branch]) -> dict[str, dict[str, object]]:
-    return {b.name: {"files": b.files, "tokens": b.tokens, "leaves": b.leaf_names()} for b in _all_branches(branches)}
+    return {b.name: {"files": b.files, "tokens": b.tokens, "leaves": b.leaf_names()} for b in branches}
 
 
 # -- migrate ----------------------------------------------------------------------------------
@@ -125,22 +127,41 @@ def _migrate(ws: Workspace, tree_config: dict[str, object], *, dry_run: bool, fo
             f"MEMORY.md is ~{result.tokens_before} tokens, under --min-tokens {min_tokens}: the root index's "
             f"own overhead would eat most of the gain; use --force to restructure anyway"
         )
-    the_plan = plan(text, tree_config, config_file)
+    budget = root_budget or auto_root_budget(result.tokens_before)
+    the_plan = plan(text, tree_config, config_file, root_budget=budget)
     if not the_plan.leaves:
         raise TreeError("MEMORY.md has no sections to move (all pinned or empty)")
     day = day or time.strftime("%Y-%m-%d")
     branches = branches_from_plan(the_plan)
     core = pinned_core(the_plan)
-    root, fits = root_index(core, branches, root_budget or auto_root_budget(result.tokens_before))
-    result.tokens_after = estimate_tokens(root)
-    result.root_fits = fits
+    lines = pointers(the_plan)
+    root, fits, dropped = root_index(core, branches, budget, lines)
     if not fits and root_budget:
-        result.warnings.append(f"the root index is ~{result.tokens_after} tokens, over the {root_budget}-token "
-                               f"budget even with leaf lists and summaries cut (the pinned core is large)")
+        raise TreeError(f"--root-budget {root_budget} cannot hold the root's title and the names of its "
+                        f"{plural(len(branches), 'domain')} (~{estimate_tokens(root)} tokens); give "
+                        f"--root-budget {estimate_tokens(root)} or more")
+    if not fits:  # the automatic budget is ours to raise: the domain names are the floor
+        result.warnings.append(f"the root needs ~{estimate_tokens(root)} tokens for the names of its "
+                               f"{plural(len(branches), 'domain')}: over the automatic budget of {budget}")
+        budget = estimate_tokens(root)
+    result.root_budget = budget
+    result.tokens_after = estimate_tokens(root)
+    result.root_fits = result.tokens_after <= budget
+    if dropped:
+        result.dropped = dropped
+        result.warnings.append(f"to fit the {budget}-token root, left out: {'; '.join(dropped)}")
+    for part in the_plan.overflow:
+        where = (f"memory/domains/{part.files[0][0]}" if len(part.files) == 1
+                 else f"memory/domains/{part.domain}/{part.slug}/ ({len(part.files)} leaves)")
+        result.warnings.append(f"pinned section {part.title!r} (~{estimate_tokens(part.text)} tokens) does not fit "
+                               f"the root's {the_plan.pin_budget}-token share for pinned text: filed as {where}; "
+                               f"the root points to it")
     result.domains = _domain_rows(branches)
     leaves = {rel: body for p in the_plan.leaves for rel, body in p.files}
-    indexes = {f"{b.name}/{INDEX_NAME}": branch_index(b, day) for b in _all_branches(branches)}
+    indexes = {f"{b.name}/{INDEX_NAME}": branch_index(b, day, index_budget(result.tokens_before)) for b in branches}
     _report_plan(the_plan, result, explain)
+    if explain:
+        result.settings = _settings(tree_config, config_file, budget, the_plan)
     result.worst_read = worst_read(root, indexes, leaves)
     result.written = [f"memory/domains/{rel}" for rel in sorted({**leaves, **indexes})] + ["MEMORY.md"]
     if dry_run:
@@ -149,12 +170,13 @@ def _migrate(ws: Workspace, tree_config: dict[str, object], *, dry_run: bool, fo
     backup = backup_original(ws, original)
     result.backup = ws.rel(backup)
     manifest = {
-        "version": 2,
+        "version": 3,
         "migrated_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         "original_digest": digest(original),
         "backup": result.backup,
         "tokens_before": result.tokens_before,
         "root_budget": root_budget,  # None: auto_root_budget, as reindex will use it too
+        "pointers": lines,  # the root's lines naming rules filed outside it
         "root_digest": digest(root.encode("utf-8")),
         "leaves": {rel: digest(body.encode("utf-8")) for rel, body in leaves.items()},
         "indexes": sorted(indexes),
@@ -181,6 +203,18 @@ def _migrate(ws: Workspace, tree_config: dict[str, object], *, dry_run: bool, fo
     return result
 
 
+def _settings(tree_config: dict[str, object], config_file: str, root_budget: int, the_plan: Plan) -> dict[str, object]:
+    """What `--explain` shows of the `[tree]` settings: the ones the plan used, and the user's
+    own domains and cues."""
+    custom = tree_config.get("domains", {})
+    return {"confidence": domains_confidence(tree_config, config_file), "pin_share": pin_share(tree_config, config_file),
+            "root_budget": root_budget, "leaf_budget": the_plan.leaf_budget, "pin_budget": the_plan.pin_budget,
+            "auto_pin": tree_config.get("auto_pin", True) is not False,
+            "domains_mode": tree_config.get("domains_mode", "extend"),
+            "user_domains": {str(k): [str(w) for w in v] for k, v in custom.items()} if isinstance(custom, dict) else {},
+            "config": config_file}
+
+
 def _report_plan(the_plan: Plan, result: TreeResult, explain: bool) -> None:
     """Which sections stay in the root and why; leaves still too big; with explain, every
     section's domain and the cues that chose it."""
@@ -199,6 +233,8 @@ def _report_plan(the_plan: Plan, result: TreeResult, explain: bool) -> None:
             result.sections.append({"section": part.title, "line": part.line,
                                     "domain": "(root: pinned)" if part.pinned else part.domain,
                                     "why": [verdict.pin_reason] if part.pinned else verdict.cues,
+                                    "confident": verdict.confident, "secrets": len(verdict.secrets),
+                                    "tokens": estimate_tokens(part.text),
                                     "files": [f"memory/domains/{rel}" for rel, _ in part.files]})
 
 
@@ -220,9 +256,9 @@ def worst_read(root: str, indexes: dict[str, str], leaves: dict[str, str]) -> di
 # -- reindex ----------------------------------------------------------------------------------
 
 def auto_root_budget(flat_tokens: int) -> int:
-    """The root's budget when none is given: DEFAULT_ROOT_BUDGET, and for a file under ~3,300
+    """The root's budget when none is given: DEFAULT_ROOT_BUDGET, and for a file under ~5,700
     tokens ROOT_SHARE of it (at least MIN_ROOT_BUDGET), so the root stays a small part of what
-    the agent read before. Domain entries with no summary are the floor: a root may need more."""
+    the agent read before (a boot cut of 93%). The domain names are the floor: a root may need more."""
     return min(DEFAULT_ROOT_BUDGET, max(MIN_ROOT_BUDGET, int(flat_tokens * ROOT_SHARE)))
 
 
@@ -252,7 +288,7 @@ def _reindex(ws: Workspace, *, root_budget: int | None, day: str | None, tree_co
     if added.strip():
         core = _adopt_root_text(ws, core, added, tree_config or {}, config_file, result)
     branches = scan_branches(ws)
-    wanted = {f"{b.name}/{INDEX_NAME}": branch_index(b, day) for b in _all_branches(branches)}
+    wanted = {f"{b.name}/{INDEX_NAME}": branch_index(b, day, index_budget(result.tokens_before)) for b in branches}
     known = manifest.get("index_digests", {})
     legacy = "index_digests" not in manifest  # a version-1 manifest: what qmem wrote is unknown
     for rel, body in wanted.items():
@@ -272,10 +308,21 @@ def _reindex(ws: Workspace, *, root_budget: int | None, day: str | None, tree_co
         result.removed.append(f"memory/domains/{rel}")
     stored = manifest.get("root_budget")
     explicit = root_budget or (stored if isinstance(stored, int) and stored > 0 else None)
-    root, fits = root_index(core, branches, explicit or auto_root_budget(result.tokens_before))
+    budget = explicit or auto_root_budget(result.tokens_before)
+    lines = pointer_line([path for line in manifest.get("pointers", []) if isinstance(line, str)
+                          for path in pointed(line) if os.path.exists(os.path.join(ws.root, path))])
+    root, fits, dropped = root_index(core, branches, budget, lines)
+    if not fits and not explicit and estimate_tokens(core) < budget:
+        budget, fits = estimate_tokens(root), True  # the automatic budget: the domain names are the floor
+    result.root_budget = budget
     result.root_fits = fits
-    if not fits and explicit:
-        result.warnings.append(f"the root index is over the {explicit}-token budget (the pinned core is large)")
+    result.dropped = dropped
+    if not fits:
+        result.warnings.append(f"the root is ~{estimate_tokens(root)} tokens, over its {budget}-token budget: its own "
+                               f"text before {DOMAINS_HEADING} is ~{estimate_tokens(core)} tokens (move a section "
+                               f"below {DOMAINS_HEADING} and reindex: it becomes a leaf)")
+    elif dropped:
+        result.warnings.append(f"to fit the {budget}-token root, left out: {'; '.join(dropped)}")
     if root != text:
         atomic_write(ws.memory_md, root)
         result.written.append("MEMORY.md")
@@ -284,6 +331,7 @@ def _reindex(ws: Workspace, *, root_budget: int | None, day: str | None, tree_co
     manifest["indexes"] = sorted(set(manifest.get("indexes", [])) | set(wanted))
     manifest["index_digests"] = {**known, **{rel: digest(body.encode("utf-8")) for rel, body in wanted.items()}}
     manifest["domains_block"] = root[len(core) + len(root_separator(core)):]
+    manifest["pointers"] = lines
     atomic_write(manifest_path(ws), json.dumps(manifest, ensure_ascii=False, indent=2), like=ws.memory_md)
     result.domains = _domain_rows(branches)
     result.changed = bool(result.written or result.removed)
