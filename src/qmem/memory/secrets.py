@@ -69,6 +69,7 @@ _LOGIN_NAMES = {"admin", "root", "administrator", "sa", "postgres", "pi", "ubunt
 _TIGHT_PAIR = re.compile(r"(?<![\w/.~:@-])(?P<user>[A-Za-z_][\w.-]{1,31})/(?P<value>[^\s/`'\"|),;]{4,64})(?![\w/])")
 _LOGIN_LINE = re.compile(r"(?i)user(?:name)?\s*/\s*pass|login|credential|\bdb\b|database|mysql|postgres|redis|mongo|"
                          r"账号|帳號|账户|用户名|密码|密碼|ユーザー|ログイン|zugang|tài khoản")
+_VERSION = re.compile(r"\d\.\d|:\d")  # "qwen2.5", "llama3.2:3b": a model or version tag
 _WORDS_JOINED = re.compile(r"^[A-Za-z]+(?:-[A-Za-z]+)*$|.*[()]")  # "de-repression", "Dp71Delta(110": prose
 _DIGIT = re.compile(r"\d")
 _LONG_TOKEN = re.compile(r"(?<![\w/.-])(?P<prefix>[a-z]{2,6}[-_])?(?P<body>[A-Za-z0-9_+/=]{20,})(?![\w/.-])")
@@ -153,8 +154,11 @@ def _assigned(line: str, match: re.Match[str]) -> bool:
         return False
     if match.group("space") is not None:  # "password rotates", "tokens  agents-and-tasks": no colon,
         return any(c.isdigit() for c in value) and _kinds(value) >= 3 and _secretish(value)  # only an obvious one
+    quoted = line[match.start("value") - 1:match.start("value")] in "`'\"" and match.start("value") > 0
     if not _PASSWORD_KEY.match(key) and _WORDS_JOINED.match(value.rstrip(".,;)`'\"*_")):
-        return False  # "secret: telegram-bot-tokens": words, never a key (a passphrase may be, after "password")
+        # "secret: telegram-bot-tokens" is words; "**Secret:** `firtl-uvpyo`", a quoted literal, is a value
+        bare = value.rstrip(".,;)`'\"*_")
+        return quoted and "-" in bare and len(bare) >= 6 and not _placeholder(bare)
     if _secretish(value, digits=bool(_DIGIT_KEYS.match(key))):
         return True
     bare = value.rstrip(".,;)`'\"*_")
@@ -212,14 +216,21 @@ def _pair_spans(line: str) -> list[tuple[int, int, str]]:
     """`email / password`, `admin / Password1`, `user/pass` after a login word."""
     found = [(m.start(1), m.end(1), "password") for m in _EMAIL_PAIR.finditer(line) if _secretish(m.group(1))] \
         if "@" in line else []
+    heading = line.lstrip().startswith("#")
     for match in _USER_PAIR.finditer(line):
-        value = match.group("value")
-        known_user = match.group("user").lower() in _LOGIN_NAMES or bool(_LOGIN_LINE.search(line))
-        if value.lower() in _LOGIN_NAMES or _placeholder(value) or _PATH.search(value):
-            continue
-        if (any(c.isdigit() for c in value) and _kinds(value) >= 3 and _secretish(value)) or (
-                known_user and _kinds(value) >= 2 and len(value) >= 4):
-            found.append((match.start("value"), match.end("value"), "password"))
+        value, user = match.group("value").rstrip(",;."), match.group("user")
+        if heading or value.lower() in _LOGIN_NAMES or _placeholder(value) or _PATH.search(value) or \
+                _VERSION.search(value) or _VERSION.search(user):
+            continue  # "## Database / Migrations", "llama3.2:3b / qwen2.5:7b": names, not a login
+        if user.lower() in _LOGIN_NAMES:  # "admin / Xkcdpass"
+            secret = _kinds(value) >= 2 and len(value) >= 4
+        elif _LOGIN_LINE.search(line):  # a login line: a password has a digit or a symbol in it
+            secret = _kinds(value) >= 2 and any(c.isdigit() or not (c.isalnum() or c == "_") for c in value) \
+                and not _WORDS_JOINED.match(value)
+        else:
+            secret = any(c.isdigit() for c in value) and _kinds(value) >= 3 and _secretish(value)
+        if secret:
+            found.append((match.start("value"), match.start("value") + len(value), "password"))
     for match in _TIGHT_PAIR.finditer(line):  # "db user/pass: app/S3cret!": a login word just before
         value = match.group("value").rstrip(".:")
         if (not _LOGIN_LINE.search(line, max(0, match.start() - 40), match.start()) or value.lower() in _LOGIN_NAMES

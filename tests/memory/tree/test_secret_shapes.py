@@ -109,3 +109,23 @@ def test_index_lines_are_not_secrets(line):
 def test_a_passphrase_after_password_still_counts():
     assert secrets.has_secret("- password: correct-horse-battery-staple")
     assert secrets.has_secret("- API key (prod): sk_live_4fG7hQ2mN8pR1sT6vX9zB3cD")
+
+
+# Found on the held-out real files at the end measurement (so these cases are not held out):
+# a code word quoted after "Secret:" was missed; model tags and snake_case names were taken for logins.
+AFTER_HELD_OUT_SECRETS = ["  - **Secret:** `firtl-uvpyo` and any reports go only to Master"]
+AFTER_HELD_OUT_HARMLESS = [
+    "- [Session](x.md) — 5 phases: OpenRouter, then local llama3.2:3b / qwen2.5:7b-instruct, for triage",
+    "- Phase 1 **deferred** until paper_triage / factor_extractor land (db schema first)",
+    "## Database / Migrations",
+]
+
+
+@pytest.mark.parametrize("line", AFTER_HELD_OUT_SECRETS)
+def test_a_quoted_code_word_after_secret_is_a_secret(line):
+    assert secrets.has_secret(line)
+
+
+@pytest.mark.parametrize("line", AFTER_HELD_OUT_HARMLESS)
+def test_model_tags_and_names_are_no_login_pairs(line):
+    assert not secrets.has_secret(line), secrets.spans(line)

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import functools
 import re
+import time
 
 from ...base.errors import ConfigError
 from .. import secrets, shared
@@ -66,6 +67,16 @@ _DONE = re.compile(r"(?i)✅|✔|☑|\[x\]|~~.+~~|\b(?:done|completed|finished|s
                    r"已完成|已解决|已关闭|已上线|已合并|完了|済み|erledigt|abgeschlossen|đã xong|đã hoàn thành")
 _CURRENT = re.compile(r"(?i)\b(?:current|currently|active|ongoing|open|now|live|in progress|today|this week|next)\b|"
                       r"当前|目前|现在|进行中|本周|現在|進行中|今週|aktuell|laufend|hiện tại|đang")
+# A heading that records an event on a date: "Session 2026-05-22 — …", "2026-04-09: kickoff",
+# "Meeting (Jan 24, 2026)", "会议 2026-03-01"; a date saying "as of" ("(updated 2026-04-13)") is not one.
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}"
+_DAY = rf"(?:\d{{4}}[-/.年]\d{{1,2}}[-/.月]\d{{1,2}}日?|{_MONTH})"
+_EVENT = (r"session|meeting|call|sync|standup|stand-up|retro|incident|interview|workshop|sprint|day|"
+          r"会议|会话|复盘|例会|會議|會話|セッション|会議|打ち合わせ|sitzung|besprechung|buổi|cuộc họp")
+_LOG_ENTRY = re.compile(rf"(?i)^(?:(?:{_EVENT})\s*(?:#?\d+\s*)?[-–—:：(（]?\s*{_DAY}|{_DAY}\s*(?:→\s*{_DAY}\s*)?(?:[-–—:：]|\s+\S)|"
+                        rf"(?:{_EVENT})\s*#?\d*\b.*[(（]\s*{_DAY})")
+_ISO_DAY = re.compile(r"\d{4}[-/.]\d{2}[-/.]\d{2}")
+_AS_OF = re.compile(r"(?i)\b(?:updated|revised|added|as of|last|since)\b|更新|截至|截止|現在|stand")
 # A heading's own numbering, dates and asides, which a domain named after it leaves out.
 _NUMBERING = re.compile(r"^(?:[一二三四五六七八九十]+[、.．]|第[一二三四五六七八九十\d]+[章节部分]|\d+(?:\.\d+)*[.)、]?|[ivx]+[.)]|§)\s*",
                         re.IGNORECASE)
@@ -107,6 +118,12 @@ def heading_text(heading: str) -> str:
     text = fold(bare_title(heading))
     text = _PIN_TAG.sub("", text)
     return re.sub(r"^[^\w]+", "", text).strip()
+
+
+def _in_future(head: str) -> bool:
+    """Does the heading's first day (YYYY-MM-DD) lie after today? A coming day is an appointment."""
+    found = _ISO_DAY.search(head)
+    return bool(found) and found.group(0).replace("/", "-").replace(".", "-") > time.strftime("%Y-%m-%d")
 
 
 def heading_domain(heading: str) -> str:
@@ -205,6 +222,11 @@ def explain(heading: str, body: str, table: dict[str, list[str]], context: Conte
         verdict.cues = ["heading marks it confidential"]
         return verdict
     head = heading_text(heading)
+    if ARCHIVE in table and _LOG_ENTRY.match(head) and not _AS_OF.search(head) and not _CURRENT.search(head) \
+            and not _in_future(head):
+        verdict = Verdict(ARCHIVE)  # "Session 2026-05-22 — shipped X": the record of a day's work, not its topic
+        verdict.cues = ["heading: a dated log entry (an event and its date)"]
+        return verdict
     heading_scores, order, why = _heading_evidence(head, heading, context.matcher, table)
     body_scores = _body_evidence(body, context, found, why)
     if heading_scores:
