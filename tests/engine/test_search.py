@@ -72,11 +72,22 @@ def test_limit_is_applied_after_filters(cfg):
 
 
 def test_quoted_phrase_and_exclusion(cfg):
-    assert paths(search.search(cfg, '"backup cron"')) == ["MEMORY.md"]
-    assert search.search(cfg, '"cron backup"') == []
+    assert paths(search.search(cfg, '"backup cron"', SearchOptions(exact=True))) == ["MEMORY.md"]
+    assert search.search(cfg, '"cron backup"', SearchOptions(exact=True)) == []
     with_nas = paths(search.search(cfg, "backup"))
     without = paths(search.search(cfg, "backup -nas"))
     assert "memory/2026-02-28.md" in with_nas and without == []
+
+
+def test_quoted_phrase_in_a_question_ranks_higher_but_does_not_filter(cfg):
+    """A quoted title written a little differently must not make the answer vanish: without
+    --exact a phrase is a boosted unit, its words still count."""
+    assert search.search(cfg, '"cron backup"')  # the words match, the phrase does not
+    first = search.search(cfg, 'backup "backup cron"')[0]
+    assert first.path == "MEMORY.md"
+    with_phrase = {h.path: h.score for h in search.search(cfg, 'backup "backup cron"')}
+    words_only = {h.path: h.score for h in search.search(cfg, "backup backup cron")}
+    assert with_phrase["MEMORY.md"] > words_only["MEMORY.md"]
 
 
 def test_min_score_and_limit(cfg):
@@ -138,7 +149,7 @@ def test_edited_file_shows_current_text_and_deleted_file_is_dropped_before_refre
     hit = next(h for h in search.search(cfg, "BNB gas") if h.path == "memory/knowledge.md")
     assert hit.stale
     lines = path.read_text(encoding="utf-8").splitlines()
-    assert lines[hit.snippet.line - 1] == hit.snippet.lines[0] and "BNB" in hit.snippet.text
+    assert lines[hit.snippet.line - 1].startswith(hit.snippet.lines[0].rstrip("…")) and "BNB" in hit.snippet.text
     assert lines[hit.line_start - 1] == "## BSC"
     fresh = search.search(cfg, "PowerShell")[0]
     assert not fresh.stale
@@ -213,3 +224,59 @@ def test_budget_returns_what_fits(cfg):
     hits = search.search(cfg, "USDC decimals keys", SearchOptions(limit=50, budget=60))
     from qmem.text.analysis import estimate_tokens
     assert hits and sum(estimate_tokens(h.snippet.text) + search.HIT_OVERHEAD_TOKENS for h in hits) <= 60
+
+
+def _collection(tmp_path, files: dict[str, str]):
+    from qmem.base import config
+    from qmem.engine import catalog
+
+    root = tmp_path / "mem"
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
+    catalog.create(config.load(), "m", str(root), patterns=["**/*.md"])
+    return config.load()
+
+
+def test_a_date_without_a_year_means_the_latest_such_day_the_memory_holds(tmp_path):
+    """Counted from today, "5月2日" is this year's, which the memory may not hold: the prior
+    goes to the latest year that has the day, not nowhere."""
+    cfg = _collection(tmp_path, {
+        "memory/2023-05-02.md": "# 2023-05-02\n\n- 去公园散步，看到很多花\n",
+        "memory/2023-05-03.md": "# 2023-05-03\n\n- 公园散步，花开得很好，拍了照片\n",
+    })
+    hits = search.search(cfg, "5月2日我在公园看到了什么", SearchOptions(explain=True, now="2026-12-01"))
+    assert hits[0].date == "2023-05-02" and hits[0].explain["date_prior"]["ranges"] == ["20230502-20230502"]
+
+
+def test_date_words_stay_in_the_query_when_no_section_holds_the_date(tmp_path):
+    """A relative date counted from today names no day of an old memory: no prior, and its
+    words are not silently dropped."""
+    cfg = _collection(tmp_path, {
+        "notes/a.md": "# A\n\nI finished the novel a week ago, great ending\n",
+        "notes/b.md": "# B\n\nI finished the novel, great ending, on the train\n",
+    })
+    hits = search.search(cfg, "which novel did I finish a week ago", SearchOptions(explain=True, now="2026-12-01"))
+    assert hits[0].path == "notes/a.md" and "date_prior" not in hits[0].explain
+    assert {"week", "ago"} <= set(hits[0].explain["units"])
+
+
+def test_a_function_word_never_outranks_the_keyword_in_a_tiny_collection(tmp_path):
+    """`a` is in one note of three and `cat` in two: BM25's IDF alone prefers `a`."""
+    cfg = _collection(tmp_path, {
+        "x.md": "# X\n\na b\n", "y.md": "# Y\n\ncat food\n", "z.md": "# Z\n\ncat toy\n",
+    })
+    assert search.search(cfg, "a cat")[0].path in ("y.md", "z.md")
+
+
+def test_a_section_whose_entry_answers_outranks_one_with_the_words_scattered(tmp_path):
+    """Sections are re-ranked by their best entry: the words of the question together in one
+    message beat the same words spread over a longer day."""
+    scattered = "\n".join(["# 2026-03-01", ""] + [f"- 阿杰: {w}今天好累" for w in ("小王", "的猫", "叫什么", "名字")]
+                           + ["- 阿杰: 小王说猫很可爱", "- 阿杰: 名字好难起"])
+    together = "\n".join(["# 2026-03-02", ""] + ["- 小李: 今天加班", "- 小王: 我家的猫叫团子，名字是女儿起的",
+                                                  "- 小李: 下雨了", "- 小李: 明天见", "- 小李: 周末有空吗", "- 小李: 晚安"])
+    cfg = _collection(tmp_path, {"memory/2026-03-01.md": scattered, "memory/2026-03-02.md": together})
+    hits = search.search(cfg, "小王的猫叫什么名字", SearchOptions(explain=True))
+    assert hits[0].path == "memory/2026-03-02.md" and "团子" in hits[0].snippet.text
+    assert hits[0].explain["entry"] > 0

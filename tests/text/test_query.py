@@ -19,9 +19,10 @@ def test_words_become_or_terms():
 def test_cjk_run_becomes_bigrams_low_unigrams_and_a_boosted_whole_run():
     form = query.parse("私钥被盗")
     U = query.UNIGRAM_BOOST
+    F = U * query.QUESTION_WEIGHT  # 被 alone is a function character
     assert tokens(form.should) == [
         (("私", "钥"), 1.0), (("钥", "被"), 1.0), (("被", "盗"), 1.0),
-        (("私",), U), (("钥",), U), (("被",), U), (("盗",), U),
+        (("私",), U), (("钥",), U), (("被",), F), (("盗",), U),
         (("私", "钥", "被", "盗"), query.WHOLE_RUN_BOOST),
     ]
 
@@ -52,11 +53,19 @@ def test_mixed_text():
     assert [u.tokens for u in form.should] == [("window",), ("编", "码"), ("编",), ("码",)]
 
 
-def test_quoted_phrase_must_match_and_minus_excludes():
-    form = query.parse('"cron job" backup -nas -"seed phrase"')
+def test_quoted_phrase_must_match_when_exact_and_minus_excludes():
+    form = query.parse('"cron job" backup -nas -"seed phrase"', exact=True)
     assert [u.tokens for u in form.must] == [("cron", "job")]
     assert [u.tokens for u in form.should] == [("backup",)]
     assert sorted(form.must_not) == [("nas",), ("seed", "phrase")]
+
+
+def test_quoted_phrase_in_free_text_is_a_boosted_unit_beside_its_words():
+    form = query.parse('"cron job" backup -"seed phrase"')
+    assert form.must == []
+    assert tokens(form.should) == [(("cron", "job"), query.QUOTE_BOOST), (("cron",), 1.0), (("job",), 1.0),
+                                   (("backup",), 1.0)]
+    assert form.must_not == [("seed", "phrase")]
 
 
 def test_hyphen_inside_a_word_is_not_an_exclusion():

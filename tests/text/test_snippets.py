@@ -1,6 +1,10 @@
 from __future__ import annotations
 
-from qmem.text.snippets import MAX_LINE_CHARS, make_snippet
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from qmem.text import snippets
+from qmem.text.snippets import MAX_LINE_CHARS, entry_weights, make_snippet
 
 
 def test_best_window_covers_most_query_units():
@@ -53,3 +57,52 @@ def test_clipped_line_keeps_its_lead():
     line = "- [s3:t5] user: " + "words " * 100 + "needle here" + " tail" * 50
     snip = make_snippet(line, 1, [("needl",)], 1)
     assert snip.lines[0].startswith("- [s3:t5] user: …") and "needle" in snip.lines[0]
+
+
+def test_a_nested_reply_belongs_to_its_message():
+    """`- [id] user: question` with `  - AI: answer` under it is one entry: a snippet that
+    matches the reply shows the message (and its id) too."""
+    body = "\n".join(["- [d1t1] 用户: 你好", "  - AI: 你好啊", "- [d1t2] 用户: 推荐一个历史游戏",
+                      "  - AI: 可以试试《文明》", "- [d1t3] 用户: 谢谢", "  - AI: 不客气"])
+    snip = make_snippet(body, 1, [("文", "明")], 2, [1.0])
+    assert snip.lines == ["- [d1t2] 用户: 推荐一个历史游戏", "  - AI: 可以试试《文明》"]
+
+
+def test_the_reply_to_the_best_message_is_shown_with_it():
+    """An exchange: the line after the best-matching message, from another speaker, comes along
+    even when it shares no word with the query and other lines do."""
+    body = "\n".join(["- [s1:t0] user: my sneakers need cleaning, how old are they?",
+                      "- [s1:t1] assistant: you told me you have had them for 3 years",
+                      "- [s1:t2] user: thanks",
+                      "- [s1:t3] assistant: filler text about nothing",
+                      "- [s1:t4] user: other sneakers talk"])
+    snip = make_snippet(body, 1, [("sneaker",), ("old",)], 2, [1.0, 1.0])
+    assert snip.lines[0].startswith("- [s1:t0]") and snip.lines[1].startswith("- [s1:t1]")
+
+
+def test_entry_weights_are_the_best_entry_score_and_zero_without_a_match():
+    body = "- alpha beta\n- gamma\n"
+    (both, n), (one, _) = entry_weights(body, [("alpha",), ("beta",)], [1.0, 1.0]), entry_weights(body, [("gamma",)], [1.0])
+    assert both > one > 0 and n == 2
+    assert entry_weights(body, [("zzz",)], [1.0]) == (0.0, 2)
+    snip = make_snippet(body, 1, [("alpha",), ("beta",)], 8, [1.0, 1.0])
+    assert (snip.weight, snip.entries) == (both, 2)
+
+
+_TEXT = st.text(alphabet=st.sampled_from(list("私钥被盗钱包哈的 ab\n-：:，") + ["\u3400", "\U00020000"]), max_size=80)
+_UNIT = st.lists(st.sampled_from(list("私钥被盗钱包哈的") + ["\u3400", "\U00020000"]), min_size=1, max_size=3).map(tuple)
+
+
+@settings(max_examples=300, deadline=None)
+@given(body=_TEXT, units=st.lists(_UNIT, min_size=1, max_size=5))
+def test_cjk_units_are_marked_as_the_analyzer_would(body, units):
+    """The substring road for CJK-only units marks what the analyzer's tokens mark."""
+    lines = body.split("\n")
+    starts = [0]
+    for line in lines[:-1]:
+        starts.append(starts[-1] + len(line) + 1)
+    fast = ([{} for _ in lines], [[] for _ in lines])
+    slow = ([{} for _ in lines], [[] for _ in lines])
+    snippets._mark_cjk(body, lines, units, starts, *fast)
+    snippets._mark_tokens(body, lines, units, starts, *slow)
+    assert fast[0] == slow[0] and [sorted(s) for s in fast[1]] == [sorted(s) for s in slow[1]]

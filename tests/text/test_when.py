@@ -38,7 +38,8 @@ def test_dates_resolve_relative_to_now(text, low, high):
     assert ranges[0].text not in rest
 
 
-@pytest.mark.parametrize("text", ["I may go", "我跟小周一起看的电影", "3个月的计划", "the 2 cats", "Sun screen"])
+@pytest.mark.parametrize("text", ["I may go", "我跟小周一起看的电影", "3个月的计划", "the 2 cats", "Sun screen",
+                                  "what should I cook tonight?", "今晚吃什么"])
 def test_words_that_are_not_dates(text):
     assert dates.find(text, NOW)[0] == []
 
@@ -48,3 +49,14 @@ def test_when_filter_parses_a_range_and_refuses_text_without_a_date():
     with pytest.raises(ValueError):
         dates.parse_when("whenever", NOW)
 
+
+
+def test_a_date_without_a_year_can_be_looked_for_in_earlier_years():
+    (day,), _ = dates.find("5月2日我们聊了什么", NOW)
+    assert day.yearly == "day" and day.earlier(2) == (20230502, 20230502)
+    (month,), _ = dates.find("what did I buy in February", NOW)
+    assert month.yearly == "month" and month.earlier(2) == (20240201, 20240229)  # a leap year's February
+    (leap,), _ = dates.find("2月29日", date(2024, 3, 1))
+    assert leap.earlier(1) is None and leap.earlier(4) == (20200229, 20200229)
+    (dated,), _ = dates.find("on 2023-05-07", NOW)
+    assert dated.yearly == ""

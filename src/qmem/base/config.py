@@ -20,7 +20,7 @@ DEFAULT_PATTERNS = ["MEMORY.md", "memory/**/*.md"]
 DEFAULT_LOCK_TIMEOUT = 30.0
 DEFAULT_LIMIT = 10
 MAX_LIMIT = 100_000  # results one search may return (`-n`, `[search] limit`)
-DEFAULT_SNIPPET_LINES = 6  # the best entry, then short lines around it (see snippets.py)
+DEFAULT_SNIPPET_LINES = 8  # the best entries, each with its reply, then short lines around them (see snippets.py)
 _CACHE_VERSION = 5  # 4: [backend], [scopes] and collection scopes; 5: marshal, not JSON
 
 

@@ -12,7 +12,7 @@ from ..base.conventions import is_archived
 from ..base.dates import iso_from_number
 from ..base.fsutil import Files
 from ..text.record import body_hash
-from ..text.snippets import Snippet, make_snippet
+from ..text.snippets import Snippet, entry_weights, make_snippet
 
 
 class Hit:
@@ -97,9 +97,10 @@ class Hit:
 
 
 def build_hit(cfg: Config, doc: dict, score: float, units: list[tuple[str, ...]], snippet_lines: int,
-              files: Files, weights: list[float] | None = None) -> Hit | None:
+              files: Files, weights: list[float] | None = None, weigh: bool = False) -> Hit | None:
     """A Hit from a document's stored fields, its text read from the file (None when the
-    collection is gone from the config or the file from the disk)."""
+    collection is gone from the config or the file from the disk). Its snippet's `weight` is
+    the section's best entry's score; `weigh` reads the text for it even without a snippet."""
     coll = doc["collection"][0]
     if coll not in cfg.collections:
         return None  # removed from the config; the next refresh purges it
@@ -108,7 +109,7 @@ def build_hit(cfg: Config, doc: dict, score: float, units: list[tuple[str, ...]]
     anchor = doc["anchor"][0]
     line_start, line_end, body_line = doc["line_start"][0], doc["line_end"][0], doc["body_line"][0]
     body, stale = "", False
-    if snippet_lines > 0:
+    if snippet_lines > 0 or weigh:
         lines = files.lines(abs_path, cfg.collections[coll].path)
         if lines is None:
             return None  # deleted since the last refresh: never show what is gone
@@ -128,13 +129,22 @@ def build_hit(cfg: Config, doc: dict, score: float, units: list[tuple[str, ...]]
         line_start=line_start,
         line_end=line_end,
         score=score,
-        snippet=make_snippet(body, body_line, units, snippet_lines, weights) if snippet_lines > 0 else Snippet(body_line, [], []),
+        snippet=make_snippet(body, body_line, units, snippet_lines, weights) if snippet_lines > 0 else _bare(body, body_line, units, weights, weigh),
         date=iso_from_number(day) if day else None,
         types=doc.get("types", []),
         body=body,
         body_line=body_line,
         stale=stale,
     )
+
+
+def _bare(body: str, body_line: int, units: list[tuple[str, ...]], weights: list[float] | None,
+          weigh: bool) -> Snippet:
+    """No snippet wanted: an empty one, weighed when asked (ranking does not depend on -l)."""
+    snippet = Snippet(body_line, [], [])
+    if weigh:
+        snippet.weight, snippet.entries = entry_weights(body, units, weights)
+    return snippet
 
 
 def _relocate(lines: list[str], anchor: str, line_start: int, line_end: int) -> tuple[int, int, int, str]:

@@ -27,16 +27,29 @@ if TYPE_CHECKING:
     from ..backends.seam import Searcher
 
 _RETRIES = 5
-# A section from a day the question names scores (1 + DATE_PRIOR) times its BM25 score.
+# A section from a day the question names scores (1 + DATE_PRIOR) times its text score, plus
+# DATE_BONUS times the weight of the query's best unit (1.5: the text score, an entry's plus
+# half the section's, runs ~1.5 times a section's BM25; measured on memorybank-zh-dev's dev users).
 DATE_PRIOR = 1.0
-DATE_BONUS = 0.5
+DATE_BONUS = 1.5
+# A date named without its year ("5月2日", "in May") that no section has this year is looked
+# for this many years back (one cheap listing search a year, only while none is found).
+YEARS_BACK = 30
+# A hit's text score is its best entry's score (a message, a list item, an exchange: see
+# text/snippets.entry_weights) plus this share of its section's BM25. The entry says where the
+# answer is; the section's score says its day or topic is the right one. (Measured: an
+# entry's score alone loses a day's context on memorybank-zh-dev; with a section of one entry
+# scored by its own entry-level BM25, SciFact nDCG@10 fell 0.692 -> 0.682.) Sections are ranked by
+# BM25 first and this many (or -n, if more) re-ranked, so the first hits of -n 5 and -n 10 agree.
+SECTION_SHARE = 0.5
+RERANK_DEPTH = 10
 BUDGET_POOL = 50  # hits considered for --budget when -n is not given
 HIT_OVERHEAD_TOKENS = 24  # path, heading, score and JSON keys of one hit
 
 
 class SearchOptions:
     __slots__ = ("collections", "limit", "types", "since", "until", "path", "min_score", "snippet_lines",
-                 "now", "when", "recency", "explain", "budget")
+                 "now", "when", "recency", "explain", "budget", "exact")
 
     def __init__(
         self,
@@ -53,6 +66,7 @@ class SearchOptions:
         recency: float | None = None,
         explain: bool = False,
         budget: int | None = None,
+        exact: bool = False,
     ) -> None:
         self.collections = collections or []
         self.limit = limit
@@ -67,6 +81,7 @@ class SearchOptions:
         self.recency = recency  # half-life in days of a prior for recent dated sections
         self.explain = explain
         self.budget = budget  # LLM tokens the hits may take (instead of a count)
+        self.exact = exact  # quoted "phrases" must appear (else they only rank higher)
 
 
 def parse_day(value: str, today: date | None = None) -> int:
@@ -126,16 +141,23 @@ def today(options: SearchOptions) -> date:
 
 
 def build_form(text: str, options: SearchOptions) -> query_mod.QueryForm:
-    priors: list[tuple[int, int]] = []
+    """The query form of `text` and the options. A date the text names becomes a prior (see
+    `settle_dates`), its words taken out of the text unless nothing else is left."""
+    date_options: list[list[tuple[int, int]]] = []
+    date_text = ""
     if text and maybe_dated(text):
         from ..text import when
 
         ranges, rest = when.find(text, today(options))
-        if ranges:
-            priors = [r.ints() for r in ranges]
-            text = rest if rest.strip() else text
-    form = query_mod.parse(text)
-    form.date_priors = priors
+        for found in ranges:
+            earlier = [found.earlier(n) for n in range(1, YEARS_BACK + 1)] if found.yearly else []
+            date_options.append([found.ints(), *(r for r in earlier if r is not None)])
+        if ranges and rest.strip():
+            text, date_text = rest, " ".join(r.text for r in ranges)
+    form = query_mod.parse(text, options.exact)
+    form.date_options = date_options
+    form.date_priors = [options[0] for options in date_options]  # until a search settles them
+    form.date_units = query_mod.units_for(date_text) if date_text else []
     form.collections = list(options.collections)
     form.types = sorted({parse_type(t) for t in options.types})
     now = today(options) if (options.now or options.when or options.since or options.until) else None
@@ -226,15 +248,41 @@ def _ranked(cfg: Config, form: query_mod.QueryForm, limit: int,
             searcher: Searcher) -> tuple[list[tuple[float, dict]], list[float]]:
     """The best sections the config's scopes may see and the weight of each highlight unit
     (see `unit_weights`), from whichever backend the config names."""
-    docs = searcher.search(form, cfg.sees, limit)
-    for low, high in form.date_priors:  # sections of the named days compete even when the text ranks them low
-        dated = form.within(low, high)
-        if dated is not None:
-            docs.extend(searcher.search(dated, cfg.sees, limit))
+    docs = settle_dates(searcher, cfg, form, limit)
+    docs.extend(searcher.search(form, cfg.sees, limit))
+    return docs, unit_weights(searcher, form, cfg.sees) if docs else []
+
+
+def settle_dates(searcher: Searcher, cfg: Config, form: query_mod.QueryForm, limit: int) -> list[tuple[float, dict]]:
+    """Fix `form.date_priors` to the ranges that hold sections and return the named days'
+    sections, so they compete even when the text ranks them low.
+
+    A date named without its year means the latest such day the memory has: this year's
+    first, then earlier years' (`form.date_options`). A date that holds no section anywhere
+    (a relative date counted from today in an old memory) gives no prior, and its words go
+    back into the query: they are all the question says about when."""
+    docs: list[tuple[float, dict]] = []
+    if not form.date_options:
+        return docs
+    settled: list[tuple[int, int]] = []
+    for options in form.date_options:
+        for low, high in options:
+            dated = form.within(low, high)
+            if dated is None:
+                continue
             listing = dated.within(low, high)
             listing.should, listing.must = [], []  # the named days' sections, whatever their words
-            docs.extend((0.0, doc) for _, doc in searcher.search(listing, cfg.sees, limit))
-    return docs, unit_weights(searcher, form, cfg.sees) if docs else []
+            found = searcher.search(listing, cfg.sees, limit)
+            if found:
+                settled.append((low, high))
+                docs.extend((0.0, doc) for _, doc in found)
+                docs.extend(searcher.search(dated, cfg.sees, limit))
+                break
+    form.date_priors, form.date_options = settled, []
+    if not settled and form.date_units:
+        form.should = query_mod.merge_units(form.should, form.date_units)
+    form.date_units = []
+    return docs
 
 
 def unit_weights(searcher: Searcher, form: query_mod.QueryForm, scopes: list[str]) -> list[float]:
@@ -252,19 +300,20 @@ def unit_weights(searcher: Searcher, form: query_mod.QueryForm, scopes: list[str
 
 
 def _run(cfg: Config, form: query_mod.QueryForm, options: SearchOptions, searcher: Searcher) -> list[Hit]:
-    """Top sections; a date named in the query and `--recency` re-weigh each hit on its own
-    (a hit's score never depends on the other hits or on a filter)."""
-    units = form.highlight_units()
+    """Top sections by BM25, re-ranked by their best entries; a date named in the query and
+    `--recency` re-weigh each hit on its own (a hit's score never depends on the other hits
+    or on a filter)."""
     files = Files()
     priors = bool(form.date_priors or options.recency)
-    pool = options.limit * 2 if priors else options.limit
+    pool = max(options.limit, RERANK_DEPTH) * (2 if priors else 1)
     pool *= copies(cfg, form.collections)  # overlapping collections index a file more than once
     if options.budget:
         pool = max(pool, BUDGET_POOL)
     docs, weights = _ranked(cfg, form, pool, searcher)
+    units = form.highlight_units()  # after `_ranked`: settling the dates may put date words back
     now = day_number(today(options)) if priors else 0
-    # a named day's section also earns half the weight of the query's best unit, so the day
-    # shows up even when its words differ from the question's (the same for every hit)
+    # a named day's section also earns a share of the weight of the query's best unit, so the
+    # day shows up even when its words differ from the question's (the same for every hit)
     date_bonus = DATE_BONUS * max(weights, default=0.0) if form.date_priors else 0.0
     seen: set[tuple[str, int]] = set()
     # a section listed twice keeps its text score; one in several overlapping collections is
@@ -286,16 +335,30 @@ def _run(cfg: Config, form: query_mod.QueryForm, options: SearchOptions, searche
     ranked.sort(key=lambda row: -row[0])
     hits: list[Hit] = []
     wanted = pool if options.budget else options.limit
+    rescored: list[tuple[float, float, float, dict, Hit]] = []
     for score, date_factor, recency_factor, doc in ranked:
+        if len(rescored) >= pool:
+            break
+        hit = build_hit(cfg, doc, score, units, options.snippet_lines, files, weights, weigh=True)
+        if hit is None:
+            continue
+        snippet: Snippet = hit.snippet  # type: ignore[assignment]
+        # a section of one entry is its own best entry, and the index's BM25 (IDF and length
+        # over the whole collection, heading included) is the better score of it
+        entry = snippet.weight if snippet.entries > 1 else doc["_bm25"]
+        text = entry + SECTION_SHARE * doc["_bm25"]
+        final = (text * date_factor + (date_bonus if date_factor > 1.0 else 0.0)) * recency_factor
+        hit.score = final
+        doc["_entry"] = entry
+        rescored.append((final, date_factor, recency_factor, doc, hit))
+    rescored.sort(key=lambda row: -row[0])
+    for score, date_factor, recency_factor, doc, hit in rescored:
         if len(hits) >= wanted:
             break
         if options.min_score is not None and score < options.min_score:
             continue
-        hit = build_hit(cfg, doc, score, units, options.snippet_lines, files, weights)
-        if hit is None:
-            continue
         if options.explain:
-            hit.explain = _explain(form, hit, weights, doc["_bm25"], date_factor, recency_factor)
+            hit.explain = _explain(form, hit, weights, doc["_bm25"], date_factor, recency_factor, doc["_entry"])
         hits.append(hit)
     if options.budget:
         return fit_budget(hits, options.budget, options.limit)
@@ -315,14 +378,14 @@ def _recency(day: int, now: int, half_life: float) -> float:
 
 
 def _explain(form: query_mod.QueryForm, hit: Hit, weights: list[float], bm25: float, date_factor: float,
-             recency_factor: float) -> dict[str, object]:
+             recency_factor: float, entry: float = 0.0) -> dict[str, object]:
     """Why a hit ranks where it does: the units it holds with their weights, the priors,
     the snippet window."""
     snippet: Snippet = hit.snippet  # type: ignore[assignment]
     units = [*form.should, *form.must]
     matched = {" ".join(units[u].tokens) if len(units[u].tokens) > 1 and not all(len(t) == 1 for t in units[u].tokens)
                else "".join(units[u].tokens): round(weights[u], 3) for u in sorted(snippet.matched) if u < len(weights)}
-    out: dict[str, object] = {"bm25": round(bm25, 4), "units": matched}
+    out: dict[str, object] = {"bm25": round(bm25, 4), "entry": round(entry, 4), "units": matched}
     if form.date_priors:
         out["date_prior"] = {"ranges": [f"{low}-{high}" for low, high in form.date_priors],
                              "factor": round(date_factor, 3)}

@@ -86,9 +86,11 @@ def hits_text(hits: list[Hit], color: bool = False, full: bool = False, explain:
 
 
 def explain_rows(explain: dict) -> list[str]:
-    """`--explain` as text lines: BM25 and the matched units with their weights, priors, window."""
+    """`--explain` as text lines: BM25, the best entry's score and the matched units with their
+    weights, priors, window."""
     units = ", ".join(f"{unit} {weight:g}" for unit, weight in explain.get("units", {}).items())
-    rows = [f"bm25 {explain['bm25']:g}; units: {units or 'none'}"]
+    entry = f"; best entry {explain['entry']:g}" if "entry" in explain else ""
+    rows = [f"bm25 {explain['bm25']:g}{entry}; units: {units or 'none'}"]
     if "date_prior" in explain:
         prior = explain["date_prior"]
         rows.append(f"date prior ×{prior['factor']:g} (days {', '.join(prior['ranges'])})")

@@ -6,8 +6,9 @@ lone `"` all raise in one). Instead:
   - a CJK run becomes overlapping two-character phrases, its characters at a low weight and,
     for a short run, a boosted phrase of the whole run, so `私钥被盗` finds `私钥泄露，钱包被盗`
     and one character still works;
-  - question words and particles (`what`, `did`, `什么`, `哪`, `呢`) weigh little;
-  - `"quoted phrases"` must match; `-word` and `-"a phrase"` must not.
+  - question words and particles (`what`, `did`, `什么`, `哪`, `呢`) and function words (`the`,
+    `of`, `我们`) weigh little, in any collection;
+  - a `"quoted phrase"` ranks higher (with `exact`: must match); `-word` and `-"a phrase"` must not.
 Each backend compiles the form itself (`backends/tantivy/searcher.py`, `backends/opensearch/query.py`).
 """
 
@@ -20,6 +21,8 @@ from . import analysis
 # (title as heading) 0.5 gave nDCG@10 0.691 against 0.665 at 1.0 and 0.622 at 2.0.
 HEADING_WEIGHT = 0.5
 WHOLE_RUN_BOOST = 2.0
+# A quoted phrase (a title, a name) as one unit: as strong as a short CJK run's whole phrase.
+QUOTE_BOOST = WHOLE_RUN_BOOST
 # The whole-run phrase only for runs this long (a name, a compound); a long question never matches whole.
 WHOLE_RUN_MAX = 4
 # Each character of a CJK run as a unit too, weighted low: a question whose bigrams all miss
@@ -31,6 +34,15 @@ QUESTION_WORDS = ("what", "when", "where", "which", "who", "whom", "whose", "why
                   "can", "could", "would", "should", "tell", "remind", "please", "anything", "something")
 QUESTION_CHARS = "什么哪谁几吗呢吧呀啊嘛"
 QUESTION_CJK_WORDS = ("怎样", "多少", "来着", "如何", "为何", "是否", "是不是", "有没有", "请问", "告诉")
+# Function words weigh as little, whatever the collection: BM25's IDF alone lets `a` or `the`
+# outrank the keyword in a small collection where the keyword happens to be the commoner.
+# A CJK unit made only of function characters (`我们`, `这个`, `了一`) is one too.
+FUNCTION_WORDS = ("a", "an", "the", "and", "or", "but", "if", "of", "to", "in", "on", "at", "by", "for", "with",
+                  "from", "into", "about", "as", "than", "then", "so", "is", "are", "was", "were", "be", "been",
+                  "being", "am", "i", "me", "my", "mine", "myself", "we", "us", "our", "you", "your", "he", "him",
+                  "his", "she", "her", "it", "its", "they", "them", "their", "this", "that", "these", "those",
+                  "there", "here", "have", "has", "had", "not", "no", "also", "just", "very", "some", "any")
+FUNCTION_CHARS = "的了是在和与也就都把被着过我你他她它们这那有个一不很还又给让对从到为以之而及或"
 # Long pasted text would otherwise become thousands of clauses.
 MAX_UNITS = 256
 
@@ -51,7 +63,8 @@ class Unit:
 class QueryForm:
     """What to look for and where; nothing engine-specific."""
 
-    __slots__ = ("should", "must", "must_not", "collections", "types", "since", "until", "path_regex", "date_priors")
+    __slots__ = ("should", "must", "must_not", "collections", "types", "since", "until", "path_regex", "date_priors",
+                 "date_options", "date_units")
 
     def __init__(self) -> None:
         self.should: list[Unit] = []
@@ -63,6 +76,11 @@ class QueryForm:
         self.until = 0
         self.path_regex = ""
         self.date_priors: list[tuple[int, int]] = []  # YYYYMMDD ranges named in the question (a boost)
+        # Before a search settles `date_priors`: each date named in the question as the ranges it
+        # may mean, the likeliest first ("5月2日": this year's, then earlier years'), and the
+        # units of the date words taken out of the text (put back when no range holds a section).
+        self.date_options: list[list[tuple[int, int]]] = []
+        self.date_units: list[Unit] = []
 
     def has_filters(self) -> bool:
         return bool(self.types or self.since or self.until or self.path_regex)
@@ -76,7 +94,7 @@ class QueryForm:
         other = QueryForm()
         for name in self.__slots__:
             setattr(other, name, getattr(self, name))
-        other.since, other.until, other.date_priors = low, high, []
+        other.since, other.until, other.date_priors, other.date_options, other.date_units = low, high, [], [], []
         return other
 
     def highlight_units(self) -> list[tuple[str, ...]]:
@@ -120,15 +138,16 @@ _question_terms: frozenset[str] | None = None
 
 def is_question_unit(tokens: tuple[str, ...]) -> bool:
     """A question word or particle (`what`, `did`, `什么`, `哪`, `呢`), or a CJK unit holding one:
-    words every question has and no answer needs."""
+    words every question has and no answer needs; or a function word (`the`, `of`, `我们`)."""
     global _question_terms
     if _question_terms is None:
-        _question_terms = frozenset(analysis.terms(" ".join(QUESTION_WORDS)))
+        _question_terms = frozenset(analysis.terms(" ".join(QUESTION_WORDS + FUNCTION_WORDS)))
     if len(tokens) == 1 and tokens[0] in _question_terms:
         return True
     if analysis.is_cjk(tokens[0]):
         joined = "".join(tokens)
-        return any(ch in QUESTION_CHARS for ch in joined) or any(w in joined for w in QUESTION_CJK_WORDS)
+        return (any(ch in QUESTION_CHARS for ch in joined) or any(w in joined for w in QUESTION_CJK_WORDS)
+                or all(ch in FUNCTION_CHARS for ch in joined))
     return False
 
 
@@ -142,6 +161,11 @@ def _dedupe(units: list[Unit]) -> list[Unit]:
         if u.tokens not in seen:
             seen[u.tokens] = u
     return list(seen.values())[:MAX_UNITS]
+
+
+def merge_units(units: list[Unit], more: list[Unit]) -> list[Unit]:
+    """`units` and then those of `more` they do not hold yet."""
+    return _dedupe([*units, *more])
 
 
 def quoted(text: str) -> list[tuple[int, int, bool, str]]:
@@ -168,11 +192,18 @@ def quoted(text: str) -> list[tuple[int, int, bool, str]]:
         pos = close + 1
 
 
-def parse(text: str) -> QueryForm:
-    """Build the form for `text`; never raises on any string."""
+def parse(text: str, exact: bool = False) -> QueryForm:
+    """Build the form for `text`; never raises on any string.
+
+    A quoted phrase ranks higher (a unit of its own, boosted, besides its words): in a
+    question such as `what did I think of "The Name of the Wind"?` the quotes mark a title,
+    and a title written a little differently must not make the answer vanish. With `exact`
+    (the user asked for it: `qmem search --exact`) each quoted phrase must appear as written.
+    `-"phrase"` always excludes."""
     form = QueryForm()
     text = "".join(ch if ch.isprintable() or ch in "\t\n" else " " for ch in text)
     rest: list[str] = []
+    boosted: list[Unit] = []
     pos = 0
     for start, end, negated, phrase in quoted(text):
         rest.append(text[pos:start])
@@ -182,8 +213,12 @@ def parse(text: str) -> QueryForm:
             continue
         if negated:
             form.must_not.append(toks)
-        else:
+        elif exact:
             form.must.append(Unit(toks))
+        else:
+            rest.append(f" {phrase} ")
+            if len(toks) > 1:
+                boosted.append(Unit(toks, QUOTE_BOOST))
     rest.append(text[pos:])
     positive: list[str] = []
     for word in " ".join(rest).replace('"', " ").split():
@@ -193,6 +228,6 @@ def parse(text: str) -> QueryForm:
                 form.must_not.append(toks)
         else:
             positive.append(word)
-    form.should = _dedupe(units_for(" ".join(positive)))
+    form.should = _dedupe([*boosted, *units_for(" ".join(positive))])
     form.must = _dedupe(form.must)
     return form

@@ -19,13 +19,15 @@ from . import analysis
 
 MAX_LINE_CHARS = 240
 # Lines outside the best entry (context, a second entry) are clipped shorter.
-OTHER_LINE_CHARS = 80
+OTHER_LINE_CHARS = 60
 # Characters a snippet may hold beyond its best entry (context lines, a second entry).
-SNIPPET_CHARS = 520
+SNIPPET_CHARS = 400
 # Lines without a query unit are added as context while the snippet stays this short.
 CONTEXT_CHARS = 240
 # A second entry is shown when it scores at least this share of the best one.
-SECOND_SHARE = 0.45
+SECOND_SHARE = 0.3
+# Long entries are weighed by their best stretch of this many lines, whatever a snippet shows.
+RANK_LINES = 8
 GAP = "…"
 _K1 = 1.2
 _B = 0.5
@@ -39,7 +41,7 @@ _COLONS = ":："
 
 
 class Snippet:
-    __slots__ = ("line", "lines", "spans", "numbers", "best", "why", "weight", "matched")
+    __slots__ = ("line", "lines", "spans", "numbers", "best", "why", "weight", "entries", "matched")
 
     def __init__(self, line: int, lines: list[str], spans: list[list[tuple[int, int]]],
                  numbers: list[int | None] | None = None, best: int | None = None, why: str = "") -> None:
@@ -50,7 +52,8 @@ class Snippet:
         self.numbers = numbers if numbers is not None else [line + k for k in range(len(lines))]
         self.best = best if best is not None else line  # the best-matching line
         self.why = why  # how the window was chosen (for --explain)
-        self.weight = 0.0  # the best entry's score
+        self.weight = 0.0  # the best entry's score (see `entry_weights`)
+        self.entries = 0  # how many entries the section has
         self.matched: set[int] = set()  # query units found anywhere in the section
 
     @property
@@ -64,77 +67,118 @@ class Snippet:
         return shown[-1] if shown else self.line
 
 
-def make_snippet(body: str, body_line: int, units: list[tuple[str, ...]], max_lines: int,
-                 weights: list[float] | None = None) -> Snippet:
-    """The best entries of `body` for the query `units`, at most `max_lines` lines of text."""
-    lines = body.split("\n")
-    if not body:
-        return Snippet(body_line, [], [])
-    weights = weights if weights is not None and len(weights) == len(units) else [1.0] * len(units)
-    line_units, spans, line_len = _mark(body, lines, units)
+class _Scorer:
+    """A section body marked for a query: its lines' units, its entries and exchanges, and
+    each candidate's score as a small BM25 document (every unit it holds, with the unit's
+    weight, saturated by frequency, mildly normalised by the candidate's length against the
+    section's mean entry)."""
 
-    # entries: [first, last] line indexes
-    entries: list[list[int]] = []  # [first, last] line indexes
-    for row, line in enumerate(lines):
-        if not line.strip():
-            continue
-        if not entries or entries[-1][1] != row - 1 or _starts_entry(line):
-            entries.append([row, row])
-        else:
-            entries[-1][1] = row  # a continuation line or the next line of a paragraph
+    __slots__ = ("lines", "line_units", "spans", "line_len", "entries", "replies", "avg_len", "weights")
 
-    def bm25(rows: range) -> float:
+    def __init__(self, body: str, units: list[tuple[str, ...]], weights: list[float] | None) -> None:
+        self.lines = body.split("\n")
+        self.weights = weights if weights is not None and len(weights) == len(units) else [1.0] * len(units)
+        self.line_units, self.spans, self.line_len = _mark(body, self.lines, units)
+        self.entries = _entries(self.lines)
+        self.replies = _replies(self.entries, self.lines)
+        self.avg_len = max(1.0, sum(self.line_len) / max(1, len(self.entries)))
+
+    def bm25(self, first: int, last: int) -> float:
         counts: dict[int, int] = {}
         length = 0
-        for row in rows:
+        line_units, line_len = self.line_units, self.line_len
+        for row in range(first, last + 1):
             length += line_len[row]
             for unit_id, n in line_units[row].items():
                 counts[unit_id] = counts.get(unit_id, 0) + n
         if not counts:
             return 0.0
-        norm = _K1 * (1 - _B + _B * length / avg_len)
+        norm = _K1 * (1 - _B + _B * length / self.avg_len)
+        weights = self.weights
         return sum(weights[u] * n * (_K1 + 1) / (n + norm) for u, n in counts.items())
 
-    avg_len = max(1.0, sum(line_len) / max(1, len(entries)))
-    width = max(1, max_lines)
-    scored: list[tuple[float, int, int]] = []  # (score, first row, last row)
-    for first, last in entries:
-        if last - first + 1 > width:  # a long entry: its best stretch of `width` lines
-            best_sub = max((bm25(range(s, s + width)), -s) for s in range(first, last - width + 2))
-            first = -best_sub[1]
-            last = first + width - 1
-        scored.append((bm25(range(first, last + 1)), first, last))
-    if not scored:
+    def scored(self, width: int) -> list[tuple[float, int, int]]:
+        """(score, first row, last row) of every entry and exchange, best first; a candidate
+        longer than `width` lines is its best stretch of `width` lines."""
+        entries = self.entries
+        out: list[tuple[float, int, int]] = []
+        for first, last in [*entries, *((entries[k][0], reply[1]) for k, reply in self.replies.items())]:
+            if not any(self.line_units[r] for r in range(first, last + 1)):
+                continue  # holds no unit: scores 0
+            if last - first + 1 > width:
+                best_sub = max((self.bm25(s, s + width - 1), -s) for s in range(first, last - width + 2))
+                first = -best_sub[1]
+                last = first + width - 1
+            out.append((self.bm25(first, last), first, last))
+        out.sort(key=lambda e: (-e[0], e[1], e[2]))
+        return out
+
+
+def entry_weights(body: str, units: list[tuple[str, ...]], weights: list[float] | None = None) -> tuple[float, int]:
+    """The score of the best entry or exchange of `body`, whatever the snippet's size (what
+    ranking adds to a section's BM25: see `engine.search`), and how many entries it has."""
+    if not body:
+        return 0.0, 0
+    sc = _Scorer(body, units, weights)
+    scored = sc.scored(RANK_LINES) if units else []
+    return (scored[0][0] if scored else 0.0), len(sc.entries)
+
+
+def make_snippet(body: str, body_line: int, units: list[tuple[str, ...]], max_lines: int,
+                 weights: list[float] | None = None) -> Snippet:
+    """The best entries of `body` for the query `units`, at most `max_lines` lines of text;
+    `Snippet.weight` and `Snippet.entries` are `entry_weights`."""
+    if not body:
         return Snippet(body_line, [], [])
-    best_score, b_first, b_last = max(scored, key=lambda e: (e[0], -e[1]))
-    if best_score <= 0:  # nothing matches: the first text lines
+    sc = _Scorer(body, units, weights)
+    lines, line_units, spans, entries, weights = sc.lines, sc.line_units, sc.spans, sc.entries, sc.weights
+    if not entries:
+        return Snippet(body_line, [], [])
+    width = max(1, max_lines)
+    scored = sc.scored(width)
+    if not scored:  # nothing matches: the first text lines
         b_first = entries[0][0]
         rows = list(range(b_first, min(b_first + width, len(lines))))
-        return _build(lines, spans, rows, body_line, b_first, "no query unit in this section; its first lines")
+        empty = _build(lines, spans, rows, body_line, b_first, "no query unit in this section; its first lines")
+        empty.entries = len(entries)
+        return empty
+    best_score, b_first, b_last = scored[0]
 
-    chosen = set(range(b_first, b_last + 1))
+    chosen: set[int] = set()
     why = f"best entry L{body_line + b_first}" + (f"-{body_line + b_last}" if b_last > b_first else "")
     why += f" (weight {best_score:.2f})"
-
     best_rows = range(b_first, b_last + 1)
 
     def size(rows: set[int]) -> int:
         return sum(min(len(lines[r]), MAX_LINE_CHARS if r in best_rows else OTHER_LINE_CHARS) for r in rows)
 
-    budget = size(chosen) + SNIPPET_CHARS
-    # other strong entries
-    others = sorted((e for e in scored if e[1] > b_last or e[2] < b_first), key=lambda e: (-e[0], e[1]))
-    for score, first, last in others:
+    budget = size(set(best_rows)) + SNIPPET_CHARS
+    reply_of = {entries[k][1]: reply for k, reply in sc.replies.items()}  # an entry's last row → its reply
+
+    def take(first: int, last: int) -> bool:
+        """Show these rows, then the reply that follows them, while they fit."""
+        rows = set(range(first, last + 1))
+        if rows <= chosen or len(chosen | rows) > width or size(chosen | rows) > budget:
+            return False
+        chosen.update(rows)
+        reply = reply_of.get(last)
+        if reply:
+            rows = set(range(reply[0], min(reply[1], reply[0] + width - 1) + 1))
+            if len(chosen | rows) <= width and size(chosen | rows) <= budget:
+                chosen.update(rows)
+        return True
+
+    take(b_first, b_last)
+    # other strong entries (each with its reply), best first, while they fit
+    for score, first, last in scored[1:]:
         if score < SECOND_SHARE * best_score or len(chosen) >= width:
             break
-        rows = set(range(first, last + 1))
-        if len(chosen | rows) <= width and size(chosen | rows) <= budget:
-            chosen |= rows
+        if take(first, last):
             why += f"; also L{body_line + first} (weight {score:.2f})"
-            break
-    # context: the lines that follow, then precede, the best entry while they fit; a line
+    # context: the lines that follow, then precede, the chosen lines while they fit; a line
     # without a query unit only while the snippet stays short
-    for row in [*range(b_last + 1, len(lines)), *range(b_first - 1, -1, -1)]:
+    low, high = min(chosen), max(chosen)
+    for row in [*range(high + 1, len(lines)), *range(low - 1, -1, -1)]:
         if len(chosen) >= width:
             break
         if not lines[row].strip():
@@ -143,11 +187,56 @@ def make_snippet(body: str, body_line: int, units: list[tuple[str, ...]], max_li
         if size(chosen | {row}) > room or not _touches(chosen, row, lines):
             continue
         chosen.add(row)
-    best_row = max(range(b_first, b_last + 1), key=lambda r: (sum(weights[u] for u in line_units[r]), -r))
+    best_row = max(best_rows, key=lambda r: (sum(weights[u] for u in line_units[r]), -r))
     snippet = _build(lines, spans, sorted(chosen), body_line, best_row, why, weights, best_rows)
-    snippet.weight = best_score
+    snippet.weight = best_score if width == RANK_LINES else (sc.scored(RANK_LINES) or [(0.0,)])[0][0]
+    snippet.entries = len(entries)
     snippet.matched = {u for row in line_units for u in row}
     return snippet
+
+
+def _entries(lines: list[str]) -> list[tuple[int, int]]:
+    """[first, last] line indexes of each entry: a list item with its continuation lines and
+    the items nested under it (a reply under its message), a `speaker: …` line, a paragraph."""
+    entries: list[list[int]] = []
+    indent = -1  # the current entry's list-item indentation (-1: not a list item)
+    for row, line in enumerate(lines):
+        if not line.strip():
+            continue
+        item = _entry_start(line)
+        if entries and entries[-1][1] == row - 1:
+            depth = len(line) - len(line.lstrip())
+            if not item and _speaker_end(line, 0, True) < 0 or item and 0 <= indent < depth:
+                entries[-1][1] = row  # a continuation line, a paragraph's next line, a nested item
+                continue
+        entries.append([row, row])
+        indent = len(line) - len(line.lstrip()) if item else -1
+    return [(first, last) for first, last in entries]
+
+
+def _replies(entries: list[tuple[int, int]], lines: list[str]) -> dict[int, tuple[int, int]]:
+    """Entry index → the entry right after it when both are messages from different speakers:
+    an exchange. A question and its reply are read together: the reply often holds the
+    answer and none of the question's words."""
+    out: dict[int, tuple[int, int]] = {}
+    speakers = [_speaker(lines[first]) for first, _ in entries]
+    for k in range(len(entries) - 1):
+        a, b = speakers[k], speakers[k + 1]
+        if a and b and a != b and entries[k + 1][0] == entries[k][1] + 1:
+            out[k] = entries[k + 1]
+    return out
+
+
+def _speaker(line: str) -> str:
+    """The `speaker` of a message line (after its list marker and `[tags]`), or ""."""
+    end = _lead_end(line)
+    head = line[:end].rstrip()
+    if not head.endswith(tuple(_COLONS)):
+        return ""
+    i = len(head) - 2
+    while i >= 0 and not head[i].isspace() and head[i] not in "]":
+        i -= 1
+    return head[i + 1:-1]
 
 
 def _touches(chosen: set[int], row: int, lines: list[str]) -> bool:
@@ -226,16 +315,44 @@ def _lead_end(line: str) -> int:
 def _mark(body: str, lines: list[str], units: list[tuple[str, ...]]
           ) -> tuple[list[dict[int, int]], list[list[tuple[int, int, int]]], list[int]]:
     """Per line: {unit: occurrences}, highlight spans (start, end, unit), length in characters."""
-    starts = [0]
-    for line in lines[:-1]:
-        starts.append(starts[-1] + len(line) + 1)
-    toks = analysis.tokens(body)
-    texts = [t.text for t in toks]
     line_units: list[dict[int, int]] = [{} for _ in lines]
     spans: list[list[tuple[int, int, int]]] = [[] for _ in lines]
     line_len = [len(line) for line in lines]  # characters: the entry length for normalisation
     if not units:
         return line_units, spans, line_len
+    starts = [0]
+    for line in lines[:-1]:
+        starts.append(starts[-1] + len(line) + 1)
+    cjk = [all(analysis.is_cjk(t) for t in unit) for unit in units]
+    if all(cjk):
+        _mark_cjk(body, lines, units, starts, line_units, spans)
+    else:
+        _mark_tokens(body, lines, units, starts, line_units, spans)
+    return line_units, spans, line_len
+
+
+def _mark_cjk(body: str, lines: list[str], units: list[tuple[str, ...]], starts: list[int],
+              line_units: list[dict[int, int]], spans: list[list[tuple[int, int, int]]]) -> None:
+    """`_mark_tokens` for units made only of CJK characters, without tokenizing the body: each
+    CJK character is a token of its own, unchanged by the analyzer, so a unit occurs exactly
+    where its characters do, side by side (~50x cheaper than the analyzer on a Chinese day)."""
+    for unit_id, unit in enumerate(units):
+        needle = "".join(unit)
+        n = len(needle)
+        pos = body.find(needle)
+        while pos >= 0:
+            row = bisect_right(starts, pos) - 1
+            line_units[row][unit_id] = line_units[row].get(unit_id, 0) + 1
+            at = pos - starts[row]
+            spans[row].extend((at + j, at + j + 1, unit_id) for j in range(n))
+            pos = body.find(needle, pos + 1)
+
+
+def _mark_tokens(body: str, lines: list[str], units: list[tuple[str, ...]], starts: list[int],
+                 line_units: list[dict[int, int]], spans: list[list[tuple[int, int, int]]]) -> None:
+    """Mark the units where the index's own analyzer finds their tokens."""
+    toks = analysis.tokens(body)
+    texts = [t.text for t in toks]
 
     def mark(i: int, unit_id: int, count: bool) -> None:
         tok = toks[i]
@@ -256,7 +373,6 @@ def _mark(body: str, lines: list[str], units: list[tuple[str, ...]]
             if n == 1 or tuple(texts[i:i + n]) == unit and _consecutive(toks, i, n):
                 for j in range(i, i + n):
                     mark(j, unit_id, j == i)
-    return line_units, spans, line_len
 
 
 def _build(lines: list[str], spans: list[list[tuple[int, int, int]]], rows: list[int], body_line: int,
@@ -315,7 +431,7 @@ def _clip(line: str, marks: list[tuple[int, int, int]], weights: list[float] | N
     if len(line) <= limit:
         return line, spans
     lead_end = _lead_end(line)
-    lead_end = lead_end if lead_end <= limit // 4 else 0
+    lead_end = lead_end if lead_end <= limit // 2 else 0
     room = limit - lead_end - 1
 
     def weight(mark: tuple[int, int, int]) -> float:

@@ -7,8 +7,11 @@ Chinese: `2023年5月7日`, `5月2日`/`5月2号`, `五月`/`5月份`, `今天`,
 `两周前`, `一个月前`, `上周二`/`上个星期二`/`上礼拜二`, `这周五`, `周三`, `上周`, `这周`, `上个月`,
 `这个月`, `去年`, `今年`.
 
-A date without a year is the latest such day on or before "now". Imported only when a query
-holds a date-like word (see `search.maybe_dated`): nothing here runs on other searches.
+A date without a year is the latest such day on or before "now" (`DateRange.yearly`: a search
+that finds no section on it tries the same day in earlier years, `DateRange.earlier`). `tonight`
+and `今晚` are not dates: a question about tonight asks about plans, not about a day's log.
+Imported only when a query holds a date-like word (see `search.maybe_dated`): nothing here runs
+on other searches.
 """
 
 from __future__ import annotations
@@ -48,8 +51,8 @@ _SOURCES: list[tuple[str, str]] = [(kind, rx) for kind, rx in (
     ("my", rf"\b(in\s+|during\s+|of\s+|since\s+)?({_MONTH_RE})(?:\s+(\d{{4}}))?\b"),
     ("ago", rf"\b({_NUM_RE})\s+(day|week|month|year)s?\s+ago\b"),
     ("zh_ago", rf"({_ZH_NUM})(天|日|周|个?星期|个?礼拜|个月|年)(?:之|以)?前"),
-    ("rel_day", r"\b(the\s+day\s+before\s+yesterday|yesterday|today|tonight|this\s+morning)\b"),
-    ("zh_rel_day", r"(大前天|前天|昨天|昨晚|今天|今晚|今早)"),
+    ("rel_day", r"\b(the\s+day\s+before\s+yesterday|yesterday|today|this\s+morning)\b"),
+    ("zh_rel_day", r"(大前天|前天|昨天|昨晚|今天|今早)"),
     ("weekday", rf"\b(last|this|on|past)?\s*({_WEEKDAY_RE})\b"),
     ("zh_weekday", r"(上上|上|这|本)?个?(?:周|星期|礼拜)([一二三四五六日天末])"),
     ("period", r"\b(last|this|past|previous)\s+(week(?:end)?|month|year)\b"),
@@ -61,7 +64,7 @@ _SOURCES: list[tuple[str, str]] = [(kind, rx) for kind, rx in (
 _HINTS: dict[str, tuple[str, ...]] = {
     "ymd": tuple("0123456789"), "zh_ymd": ("年",), "zh_md": ("日", "号"), "zh_ym": ("年",), "zh_m": ("月",),
     "md": tuple(_MONTHS), "dm": tuple(_MONTHS), "my": tuple(_MONTHS), "ago": ("ago",), "zh_ago": ("前",),
-    "rel_day": ("yesterday", "today", "tonight", "this morning"), "zh_rel_day": ("天", "晚", "早"),
+    "rel_day": ("yesterday", "today", "this morning"), "zh_rel_day": ("天", "晚", "早"),
     "weekday": tuple(_WEEKDAYS), "zh_weekday": ("周", "星期", "礼拜"), "period": ("last", "this", "past", "previous"),
     "zh_period": ("周", "星期", "礼拜", "月", "年"),
 }
@@ -80,13 +83,26 @@ def _patterns(text: str) -> list[tuple[str, re.Pattern[str]]]:
 
 
 class DateRange:
-    __slots__ = ("low", "high", "text")
+    __slots__ = ("low", "high", "text", "yearly")
 
-    def __init__(self, low: date, high: date, text: str) -> None:
+    def __init__(self, low: date, high: date, text: str, yearly: str = "") -> None:
         self.low, self.high, self.text = low, high, text
+        # "day" or "month" when named without a year ("5月2日", "in May"): any year could be meant
+        self.yearly = yearly
 
     def ints(self) -> tuple[int, int]:
         return day_number(self.low), day_number(self.high)
+
+    def earlier(self, years: int) -> tuple[int, int] | None:
+        """The same day (or whole month) `years` years before, as YYYYMMDD; None for a 29
+        February that year lacks."""
+        try:
+            low = self.low.replace(year=self.low.year - years)
+        except ValueError:
+            return None
+        if self.yearly == "month":
+            return day_number(low), day_number(_month_span(low.year, low.month)[1])
+        return day_number(low), day_number(low + (self.high - self.low))
 
     def __repr__(self) -> str:
         return f"DateRange({self.low}..{self.high} from {self.text!r})"
@@ -229,6 +245,13 @@ def _resolve(kind: str, groups: tuple, now: date) -> tuple[date, date] | None:
     return None
 
 
+def _yearless(kind: str, groups: tuple) -> str:
+    """"day" or "month" for a month-day or a month named without its year, else ""."""
+    if kind in ("zh_md", "zh_m", "md", "dm", "my") and (kind.startswith("zh") or not groups[2]):
+        return "month" if kind in ("zh_m", "my") else "day"
+    return ""
+
+
 def find(text: str, now: date) -> tuple[list[DateRange], str]:
     """The date ranges named in `text` and the text with those expressions removed."""
     found: list[DateRange] = []
@@ -246,7 +269,7 @@ def find(text: str, now: date) -> tuple[list[DateRange], str]:
             low, high = span
             if low > high or high.year < 1900 or low.year > 9999:
                 continue
-            found.append(DateRange(low, min(high, max(now, low)), match.group(0)))
+            found.append(DateRange(low, min(high, max(now, low)), match.group(0), _yearless(kind, match.groups())))
             taken.append(match.span())
     rest = text
     for a, b in sorted(taken, reverse=True):

@@ -132,7 +132,7 @@ app.command("update", help="Alias of `qmem index` (qmd's name).")(index_cmd)
 @app.command("search")
 def search_cmd(
     ctx: typer.Context,
-    query: Annotated[Optional[list[str]], typer.Argument(help="Words; \"quoted phrase\" must match, -word must not.")] = None,
+    query: Annotated[Optional[list[str]], typer.Argument(help="Words; a \"quoted phrase\" ranks higher (--exact: must match), -word must not match.")] = None,
     collection: CollectionsOpt = None,
     limit: Annotated[Optional[int], typer.Option("-n", "--limit", metavar="N", help="Number of results (default 10).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="JSON array of hits.")] = False,
@@ -155,6 +155,7 @@ def search_cmd(
     recency: Annotated[Optional[float], typer.Option("--recency", metavar="DAYS", help="Favour recent dated sections (half-life in days); undated files are never demoted.")] = None,
     explain: Annotated[bool, typer.Option("--explain", help="Per hit: matched units and weights, date prior, the window chosen.")] = False,
     budget: Annotated[Optional[int], typer.Option("--budget", metavar="TOKENS", help="As many hits as fit in this many LLM tokens.")] = None,
+    exact: Annotated[bool, typer.Option("--exact", help="Each \"quoted phrase\" must appear as written.")] = False,
 ) -> None:
     """Search the index (BM25; Chinese and mixed text welcome)."""
     args = SearchArgs()
@@ -169,6 +170,7 @@ def search_cmd(
     args.refresh = refresh
     args.hybrid = hybrid
     args.now, args.when, args.recency, args.explain, args.budget = now, when, recency, explain, budget
+    args.exact = exact
 
     def action() -> int:
         args.fmt = pick_format(as_json, files, md, fmt)

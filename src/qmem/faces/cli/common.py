@@ -74,7 +74,7 @@ class SearchArgs:
     """A parsed `qmem search` command line."""
 
     __slots__ = ("config", "query", "collections", "limit", "fmt", "full", "min_score", "types", "since", "until", "path",
-                 "refresh", "hybrid", "vector_only", "now", "when", "recency", "explain", "budget")
+                 "refresh", "hybrid", "vector_only", "now", "when", "recency", "explain", "budget", "exact")
 
     def __init__(self) -> None:
         self.config: str | None = None
@@ -96,6 +96,7 @@ class SearchArgs:
         self.recency: float | None = None
         self.explain = False
         self.budget: int | None = None
+        self.exact = False
 
 
 def pick_format(json_: bool, files: bool, md: bool, fmt: str | None) -> str:
@@ -132,6 +133,7 @@ def run_search(args: SearchArgs) -> int:
         recency=args.recency,
         explain=args.explain,
         budget=args.budget,
+        exact=args.exact,
     )
     if args.budget is not None and args.budget < 1:
         raise BadInputError("--budget must be at least 1 token")

@@ -35,6 +35,7 @@ SEARCH_OPTIONS: dict[str, tuple[str, str]] = {
     "--recency": ("recency", "float"),
     "--explain": ("explain", "flag"),
     "--budget": ("budget", "int"),
+    "--exact": ("exact", "flag"),
 }
 GET_OPTIONS: dict[str, tuple[str, str]] = {
     "-c": ("collections", "list"),
@@ -191,6 +192,7 @@ def try_fast(argv: list[str]) -> int | None:
             args.recency = values.get("recency")  # type: ignore[assignment]
             args.explain = bool(values.get("explain"))
             args.budget = values.get("budget")  # type: ignore[assignment]
+            args.exact = bool(values.get("exact"))
             flags = (bool(values.get("json")), bool(values.get("files")), bool(values.get("md")), values.get("format"))
             return guarded(lambda: _search(args, flags))
         values, words = parse(argv[1:], GET_OPTIONS)
