@@ -150,7 +150,7 @@ def make_snippet(body: str, body_line: int, units: list[tuple[str, ...]], max_li
     best_rows = range(b_first, b_last + 1)
 
     def size(rows: set[int]) -> int:
-        return sum(min(len(lines[r]), MAX_LINE_CHARS if r in best_rows else OTHER_LINE_CHARS) for r in rows)
+        return sum(_shown_len(len(lines[r]), MAX_LINE_CHARS if r in best_rows else OTHER_LINE_CHARS) for r in rows)
 
     budget = size(set(best_rows)) + SNIPPET_CHARS
     reply_of = {entries[k][1]: reply for k, reply in sc.replies.items()}  # an entry's last row → its reply
@@ -237,6 +237,11 @@ def _speaker(line: str) -> str:
     while i >= 0 and not head[i].isspace() and head[i] not in "]":
         i -= 1
     return head[i + 1:-1]
+
+
+def _shown_len(length: int, limit: int) -> int:
+    """The characters `_clip` shows of a line this long."""
+    return length if length <= limit + limit // 4 else limit
 
 
 def _touches(chosen: set[int], row: int, lines: list[str]) -> bool:
@@ -428,7 +433,7 @@ def _clip(line: str, marks: list[tuple[int, int, int]], weights: list[float] | N
     """Cut an overlong line to its lead and the stretch with the most highlight weight,
     marked with '…'."""
     spans = _merge([(s, e) for s, e, _ in marks])
-    if len(line) <= limit:
+    if len(line) <= limit + limit // 4:  # a line a little over is shown whole, not cut near its end
         return line, spans
     lead_end = _lead_end(line)
     lead_end = lead_end if lead_end <= limit // 2 else 0
