@@ -27,3 +27,26 @@ def median_ms(fn, runs: int = 30) -> float:  # noqa: ANN001
         fn()
         times.append(time.perf_counter() - started)
     return statistics.median(times) * 1000
+
+
+def generated_set(doc: str, prefix: str, generate) -> tuple:  # noqa: ANN001 - generate(root) -> cases
+    """The command line of a generated-workspace benchmark (--out, --work, -k, --show), its
+    workspace generated under --work (a temp folder by default) with a config and data folder
+    beside it, and the questions written to questions.jsonl: (args, root, cases)."""
+    import argparse
+    import tempfile
+
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    parser.add_argument("--out", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "results"))
+    parser.add_argument("--work", default="")
+    parser.add_argument("-k", type=int, default=10)
+    parser.add_argument("--show", action="store_true", help="print the questions qmem misses")
+    args = parser.parse_args()
+    work = args.work or tempfile.mkdtemp(prefix=prefix)
+    os.environ.setdefault("QMEM_CONFIG", os.path.join(work, "collections.toml"))
+    os.environ.setdefault("QMEM_DATA", os.path.join(work, "data"))
+    root = os.path.join(work, "ws")
+    cases = generate(root)
+    with open(os.path.join(work, "questions.jsonl"), "w", encoding="utf-8") as handle:
+        handle.writelines(json.dumps(c, ensure_ascii=False) + "\n" for c in cases)
+    return args, root, cases

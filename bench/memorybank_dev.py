@@ -55,7 +55,8 @@ def _where(root: str) -> dict[str, tuple[str, int]]:
 
 def run(root: str, cache: str, k: int = 10, now: str | None = None, users: list[str] | None = None,
         pooled: bool = True, verbose: bool = False) -> dict[str, dict[str, float]]:
-    queries = [json.loads(line) for line in open(os.path.join(root, "queries.jsonl"), encoding="utf-8")]
+    with open(os.path.join(root, "queries.jsonl"), encoding="utf-8") as handle:
+        queries = [json.loads(line) for line in handle]
     queries = [q for q in queries if q["evidence"] and (not users or q["user"] in users)]
     where = _where(root)
     agg: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))

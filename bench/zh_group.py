@@ -25,18 +25,15 @@ qmem's top k hits), and the mean characters of a hit.
 
 from __future__ import annotations
 
-import argparse
-import json
 import os
 import random
 import sys
-import tempfile
 from datetime import date, timedelta
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-from common import write_results  # noqa: E402
+from common import generated_set, write_results  # noqa: E402
 
 SEED = 20261201
 START = date(2025, 9, 1)
@@ -347,19 +344,7 @@ def qmem_recall(root: str, cases: list[dict], k: int, show: bool = False) -> tup
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out", default=os.path.join(HERE, "results"))
-    parser.add_argument("--work", default="")
-    parser.add_argument("-k", type=int, default=10)
-    parser.add_argument("--show", action="store_true", help="print the questions qmem misses")
-    args = parser.parse_args()
-    work = args.work or tempfile.mkdtemp(prefix="qmem-zh-group-")
-    os.environ.setdefault("QMEM_CONFIG", os.path.join(work, "collections.toml"))
-    os.environ.setdefault("QMEM_DATA", os.path.join(work, "data"))
-    root = os.path.join(work, "ws")
-    cases = generate(root)
-    with open(os.path.join(work, "questions.jsonl"), "w", encoding="utf-8") as handle:
-        handle.writelines(json.dumps(c, ensure_ascii=False) + "\n" for c in cases)
+    args, root, cases = generated_set(__doc__, "qmem-zh-group-", generate)
     at5, at_k, size = qmem_recall(root, cases, args.k, show=args.show)
     try:
         _, per_hit = baseline(root, cases, [1])
