@@ -90,7 +90,7 @@ def test_qmd_contract_scripted_run(workspace):
     added = qmd("collection", "add", str(workspace), "--name", "mem", "--mask", "**/*.md")
     assert added.returncode == 0, added.stderr
     assert json.loads(qmd("collection", "list", "--json").stdout) == [
-        {"name": "mem", "path": str(workspace), "pattern": "**/*.md"}]
+        {"name": "mem", "path": str(workspace), "pattern": "**/*.md", "source": "qmem"}]
     assert qmd("update").returncode == 0
     hits = json.loads(qmd("search", "USDC decimals", "--json", "-n", "3", "-c", "mem").stdout)
     assert 1 <= len(hits) <= 3

@@ -95,7 +95,9 @@ def test_mcp_without_the_sdk_says_which_extra_to_install(cli, monkeypatch):
 
     monkeypatch.setitem(sys.modules, "mcp", None)  # `import mcp` now raises ImportError
     result = cli("mcp")
-    assert result.code == 2 and "pip install 'qmem[mcp]'" in result.err
+    from qmem.base.install import install_hint
+
+    assert result.code == 2 and install_hint("mcp") in result.err and "[mcp" in result.err
 
 
 def test_mcp_search_modes_with_vectors(indexed, cli):

@@ -8,6 +8,7 @@ import sys
 
 import pytest
 
+from qmem.base.install import install_hint
 from qmem.faces import qmd
 
 from .test_integration import qmd as qmd_process
@@ -35,7 +36,7 @@ def test_query_without_the_vector_tier_installed(cfg, capsys, monkeypatch):
     monkeypatch.setitem(sys.modules, "qmem.engine.hybrid", None)  # import fails as without numpy
     code, out, err = run(capsys, "query", "rsync")
     assert code == 0 and out.startswith("qmd://main/")
-    assert err.count("\n") == 1 and "vector tier is not installed" in err and "pip install 'qmem[vector]'" in err
+    assert err.count("\n") == 1 and "vector tier is not installed" in err and install_hint("vector") in err
 
 
 def test_query_and_vsearch_use_vectors_when_embedded(cfg, capsys):

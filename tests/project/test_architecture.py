@@ -15,7 +15,7 @@ SRC = Path(__file__).resolve().parents[2] / "src" / "qmem"
 LAYERS: dict[str, float] = {
     "qmem.base.errors": -1,  # imports nothing: every layer may raise its errors
     "qmem": 0, "qmem.base.conventions": 0, "qmem.base.jsontext": 0, "qmem.base.fsutil": 0, "qmem.base.layout": 0.5, "qmem.base.backend_config": 0.5,
-    "qmem.base.dates": 0, "qmem.text.fences": 0.8, "qmem.text.when": 1,
+    "qmem.base.dates": 0, "qmem.base.install": 0, "qmem.text.fences": 0.8, "qmem.text.when": 1,
     "qmem.text.record": 0.8, "qmem.text.token_classes": 0.9, "qmem.text.analysis": 1, "qmem.text.markdown": 1, "qmem.base.config": 1,
     "qmem.text.query": 2, "qmem.engine.scan": 1.9, "qmem.engine.reading": 2.5, "qmem.engine.manifest": 2, "qmem.text.snippets": 2,
     "qmem.backends.tantivy.index": 3, "qmem.backends.tantivy.searcher": 3.1, "qmem.backends.tantivy.writer": 3.2, "qmem.backends.seam": 3.4, "qmem.backends.opensearch.client": 3.42,
@@ -38,7 +38,7 @@ LAYERS: dict[str, float] = {
     "qmem.memory.maintain": 6.6,
     "qmem.faces.doctor": 6.8,
     "qmem.faces.render": 7,
-    "qmem.faces.mcp_config": 7.4,
+    "qmem.faces.mcp_config": 7.4, "qmem.faces.qmd_config": 7.6, "qmem.faces.qmd_files": 7.7,
     "qmem.faces.cli": 8, "qmem.faces.mcp": 7.5, "qmem.faces.qmd": 8, "qmem.__main__": 9,
 }
 

@@ -316,6 +316,8 @@ def venv_home(tmp_path, cli):
     home = tmp_path / "cronhome"
     (home / ".venvs" / "qmem").mkdir(parents=True)
     os.symlink(os.path.dirname(sys.executable), home / ".venvs" / "qmem" / "bin")
+    (home / ".local" / "bin").mkdir(parents=True)  # where pipx, uv tool and the README's pip line put it
+    os.symlink(home / ".venvs" / "qmem" / "bin" / "qmem", home / ".local" / "bin" / "qmem")
     shutil.copytree(SAMPLE, home / "agent" / "workspace")
     env = {"HOME": str(home), "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}  # what cron gives a job
     proc = subprocess.run([str(home / ".venvs/qmem/bin/qmem"), "collection", "create", "main",
@@ -333,7 +335,8 @@ def test_cron_lines_work_for_a_virtualenv_install(venv_home):
         assert lines, rel(path)
         for line in lines:
             job = line.split(None, 5)[5]  # after the five schedule fields
-            assert "/.venvs/qmem/bin/qmem" in job, f"{rel(path)}: cron has no virtualenv on its PATH: {job}"
+            assert "$HOME/.venvs/qmem/bin/qmem" in job or "$HOME/.local/bin/qmem" in job, \
+                f"{rel(path)}: cron's PATH has neither the virtualenv nor ~/.local/bin: {job}"
             proc = subprocess.run(["/bin/sh", "-c", job], env=env, capture_output=True, text=True, cwd=home)
             assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", ""), job
 

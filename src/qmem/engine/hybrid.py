@@ -44,7 +44,9 @@ def model_for(cfg: Config, collections: list[str] | None = None) -> Embedder:
     stored = next((s for s in (store.load(cfg.data_dir, c.name) for c in cfg.select(collections)) if s is not None),
                   None)
     if stored is None:
-        raise BadInputError("no vectors yet: run qmem embed (pip install 'qmem[vector]' first)")
+        from ..base.install import install_hint
+
+        raise BadInputError(f"no vectors yet: run qmem embed ({install_hint('vector')} first)")
     return models.load(models.name_of(stored.model))
 
 

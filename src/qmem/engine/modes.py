@@ -34,7 +34,9 @@ def search_mode(cfg: Config, text: str, options: SearchOptions, mode: str) -> An
     try:
         from .hybrid import hybrid, model_for, vsearch
     except ImportError as exc:
-        why = f"the vector tier is not installed ({exc.name or exc}; pip install 'qmem[vector]')"
+        from ..base.install import install_hint
+
+        why = f"the vector tier is not installed ({exc.name or exc}; {install_hint('vector')})"
         return Answer(search(cfg, text, options), "bm25", f"{why}; answered with BM25 search")
     try:
         model = model_for(cfg, options.collections)

