@@ -210,7 +210,6 @@ def _warn(report) -> None:  # noqa: ANN001 - a RefreshReport or None
 
 
 def _update(cfg: config.Config, args: argparse.Namespace) -> None:
-    _needs_collections(cfg)
     _out(render.refresh_text(sync.refresh(cfg)))
 
 
