@@ -54,12 +54,13 @@ def found(cli, text: str) -> list[tuple[str, str]]:
 
 
 def remember(cli, *args: str) -> str:
-    """`qmem remember ARGS --json`: the path:line written (and that it was indexed at once)."""
+    """`qmem remember ARGS --json`: the entry's ref, path:LINE@ID (and that it was indexed at once)."""
     res = cli("remember", *args, "--json")
     assert res.code == 0, res
     written = json.loads(res.out)
     assert written.get("indexed", "indexed") == "indexed", written
-    return f"{written['path']}:{written['line']}"
+    assert written["ref"].startswith(f"{written['path']}:{written['line']}@"), written
+    return written["ref"]
 
 
 def test_a_remembered_entry_is_found_at_once(memory, cli):
@@ -74,7 +75,7 @@ def test_a_forgotten_entry_is_never_found_again(memory, cli):
     log = "memory/2026-02-28.md"
     before = found(cli, "nas-01")
     assert any(path == log and "Deployed the nightly backup job" in s for path, s in before), before
-    res = cli("forget", f"{log}:4")
+    res = cli("forget", f"{log}:4 Deployed the nightly backup job")  # a line and words of its entry
     assert res.code == 0 and "not indexed" not in res.err, res
     after = found(cli, "nas-01")
     assert after and log not in [path for path, _ in after], after  # MEMORY.md still names the host

@@ -120,12 +120,18 @@ def test_a_large_flat_memory_over_the_boot_budget_is_migrated_by_its_fix(cli, in
 
 
 def test_a_memory_that_migrating_cannot_shrink_gets_a_budget_that_holds_it(cli, indexed):
-    (indexed / "MEMORY.md").write_text("# Memory\n\n" + "- a standing rule that is always loaded\n" * 400,
-                                       encoding="utf-8")  # no sections: nothing to move
+    # ~500 tokens: below the size `tree migrate` takes on (a tree gains little), over a 300-token budget
+    (indexed / "MEMORY.md").write_text("# Memory\n\n" + "- a standing rule that is always loaded\n" * 50,
+                                       encoding="utf-8")
+    path = os.environ["QMEM_CONFIG"]
+    with open(path, encoding="utf-8") as handle:
+        text = handle.read()
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write("[memory]\nboot_budget = 300\n\n" + text)
     assert cli("index", "-q").code == 0
     problem = next(p for p in report(cli)["problems"] if p["check"] == "boot")
     assert "tree migrate" not in problem["fix"]
-    fix_everything(cli, "over its 1500-token budget")
+    fix_everything(cli, "over its 300-token budget")
 
 
 def test_a_missing_root_and_a_stale_file_are_fixed_as_printed(cli, indexed, tmp_path):

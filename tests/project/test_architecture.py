@@ -18,7 +18,7 @@ LAYERS: dict[str, float] = {
     "qmem.base.dates": 0, "qmem.base.install": 0, "qmem.text.fences": 0.8, "qmem.text.when": 1,
     "qmem.text.record": 0.8, "qmem.text.token_classes": 0.9, "qmem.text.analysis": 1, "qmem.text.markdown": 1, "qmem.base.config": 1,
     "qmem.text.query": 2, "qmem.engine.scan": 1.9, "qmem.engine.reading": 2.5, "qmem.engine.manifest": 2, "qmem.text.snippets": 2,
-    "qmem.backends.tantivy.index": 3, "qmem.backends.tantivy.searcher": 3.1, "qmem.backends.tantivy.writer": 3.2, "qmem.backends.seam": 3.4, "qmem.backends.opensearch.client": 3.42,
+    "qmem.backends.tantivy.index": 3, "qmem.backends.tantivy.seal": 3.05, "qmem.backends.tantivy.searcher": 3.1, "qmem.backends.tantivy.writer": 3.2, "qmem.backends.seam": 3.4, "qmem.backends.opensearch.client": 3.42,
     "qmem.backends.opensearch.mapping": 3.44, "qmem.backends.opensearch.query": 3.44,
     "qmem.backends.opensearch.backend": 3.5, "qmem.backends.tantivy.refresh": 3.5,
     "qmem.backends": 3.6,

@@ -99,7 +99,7 @@ class TantivySearcher:
 
         problem, docs = inspect(self.data_dir)
         if thorough and problem is None and docs >= 0:
-            from .writer import sealed_checksums  # doctor only: a search never imports the writer
+            from .seal import sealed_checksums  # doctor only: a search never reads the seal
 
             problem = verify_checksums(self.data_dir, sealed_checksums(self.data_dir), trust_known=False)[0]
         return problem, (-1 if problem else docs)

@@ -26,8 +26,7 @@ if TYPE_CHECKING:
 
     from .index import Prepared
 
-SEAL_VERSION = 2  # 2: with the segment files' verified checksums
-_SEAL_NAME = "tantivy.seal"  # in the version folder, beside (never inside) the Tantivy folder
+from .seal import SEAL_NAME as _SEAL_NAME, SEAL_VERSION
 
 
 class Writer:
@@ -226,18 +225,6 @@ def inspect(data_dir: str) -> tuple[str | None, int]:
         except OSError:
             pass  # a cache: the next refresh inspects again
     return problem, docs
-
-
-def sealed_checksums(data_dir: str) -> dict:
-    """The segment files' checksums the seal recorded (name → (size, mtime, ctime, inode, crc)), {} when none."""
-    import marshal
-
-    try:
-        with open(os.path.join(version_dir(data_dir), _SEAL_NAME), "rb") as handle:
-            version, _, _, verified = marshal.loads(handle.read())
-    except (OSError, ValueError, EOFError, TypeError):
-        return {}
-    return verified if version == SEAL_VERSION and type(verified) is dict else {}
 
 
 def _signature(folder: str) -> tuple:

@@ -9,7 +9,7 @@ import os
 import sys
 import time
 
-from ...base.errors import BadInputError
+from ...base.errors import BadInputError, brief
 
 FORMATS = ("text", "json", "files", "md", "openclaw")
 
