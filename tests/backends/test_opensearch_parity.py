@@ -113,6 +113,7 @@ def _escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace("\n", "\\n").replace("\t", "\\t")
 
 
+@pytest.mark.slow  # a run over the SciFact data set (~90 s)
 def test_lucene_bm25_ranks_scifact_like_qmem(lucene, tmp_path):
     """The same sections, indexed by Lucene with the template's analyzer, answer the 300
     test queries compiled by the OpenSearch compiler with (nearly) qmem's top 10."""
