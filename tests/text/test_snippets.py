@@ -80,6 +80,25 @@ def test_the_reply_to_the_best_message_is_shown_with_it():
     assert snip.lines[0].startswith("- [s1:t0]") and snip.lines[1].startswith("- [s1:t1]")
 
 
+def test_a_question_in_a_shown_entry_brings_the_entry_that_answers_it():
+    """The answer to "where will you go?" holds none of the query's words; the entries that do
+    (the plans, the bookings) must not crowd it out of the snippet."""
+    body = "\n".join(["- [d8t1] user: today I want to talk about my travel plan",
+                      "  - AI: sounds fun. where will you go?",
+                      "- [d8t2] user: Spain next month, Madrid and Granada",
+                      "  - AI: wonderful, how long will you stay?",
+                      "- [d8t3] user: two weeks, my travel plan is full of museums",
+                      "  - AI: a rich plan",
+                      "- [d8t4] user: I booked the flights for the travel plan",
+                      "  - AI: well prepared"])
+    snip = make_snippet(body, 1, [("travel",), ("plan",)], 8, [1.0, 1.0])
+    assert any(line.startswith("- [d8t2]") for line in snip.lines)
+    assert snip.lines[0].startswith("- [d8t1]")
+    # without a question mark the next entry is not pulled in
+    plain = make_snippet(body.replace("where will you go?", "tell me more."), 1, [("travel",), ("plan",)], 8, [1.0, 1.0])
+    assert not any(line.startswith("- [d8t2]") for line in plain.lines)
+
+
 def test_entry_weights_are_the_best_entry_score_and_zero_without_a_match():
     body = "- alpha beta\n- gamma\n"
     (both, n), (one, _) = entry_weights(body, [("alpha",), ("beta",)], [1.0, 1.0]), entry_weights(body, [("gamma",)], [1.0])

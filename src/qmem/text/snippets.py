@@ -38,6 +38,7 @@ ENTRY_START = r"^\s{0,3}(?:[-*+]|\d{1,3}[.)])\s"  # a list item: `- `, `* `, `1.
 SPEAKER = r"^[^\s:：]{1,24}[:：]\s"  # a message line: `user: `, `助手：`
 LEAD = r"^\s*(?:(?:[-*+]|\d{1,3}[.)])\s+)?(?:\[[^\]\n]{1,40}\]\s*)*(?:[^\s:：]{1,24}[:：]\s*)?"
 _COLONS = ":："
+_ASKS = ("?", "？")
 
 
 class Snippet:
@@ -154,6 +155,7 @@ def make_snippet(body: str, body_line: int, units: list[tuple[str, ...]], max_li
 
     budget = size(set(best_rows)) + SNIPPET_CHARS
     reply_of = {entries[k][1]: reply for k, reply in sc.replies.items()}  # an entry's last row → its reply
+    answer_of = {entries[k][1]: entries[k + 1] for k in range(len(entries) - 1)}  # an entry's last row → the next one
 
     def take(first: int, last: int) -> bool:
         """Show these rows, then the reply that follows them, while they fit."""
@@ -164,6 +166,14 @@ def make_snippet(body: str, body_line: int, units: list[tuple[str, ...]], max_li
         reply = reply_of.get(last)
         if reply:
             rows = set(range(reply[0], min(reply[1], reply[0] + width - 1) + 1))
+            if len(chosen | rows) <= width and size(chosen | rows) <= budget:
+                chosen.update(rows)
+                last = max(rows)
+        # a message that ends on a question is answered by the entry after it, which need hold
+        # none of the query's words ("where will you travel?" → "to Spain, next month")
+        answer = answer_of.get(last)
+        if answer and lines[last].rstrip().endswith(_ASKS):
+            rows = set(range(answer[0], answer[1] + 1))
             if len(chosen | rows) <= width and size(chosen | rows) <= budget:
                 chosen.update(rows)
         return True
