@@ -1,146 +1,187 @@
-"""Dependencies point one way: faces → memory layer → engine → markdown/analysis/fsutil.
+"""The house's rules (tests/project/architecture_rules.py), each checked on the real tree and
+shown to fail on a violation planted in a copy of it.
 
-Every `import` counts, including lazy ones inside functions: a lazy import that goes the
-wrong way is still a cycle, only hidden.
+The rules: the package order (base → text → backends → vector → engine → memory → faces; a
+package imports only lower ones), no import cycle anywhere (lazy imports included), each
+library only in its home (tantivy in backends/tantivy, opensearchpy in backends/opensearch,
+typer/click in the faces, the MCP SDK in faces/mcp), the two backends apart, every module
+inside a package, and the library never prints.
 """
 
 from __future__ import annotations
 
-import ast
+import shutil
 from pathlib import Path
+
+import pytest
+
+from . import architecture_rules as rules
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "qmem"
 
-# Lower layers never import higher ones; a module may import any strictly lower layer.
-LAYERS: dict[str, float] = {
-    "qmem.base.errors": -1,  # imports nothing: every layer may raise its errors
-    "qmem": 0, "qmem.base.conventions": 0, "qmem.base.jsontext": 0, "qmem.base.fsutil": 0, "qmem.base.layout": 0.5, "qmem.base.backend_config": 0.5,
-    "qmem.base.dates": 0, "qmem.base.install": 0, "qmem.text.fences": 0.8, "qmem.text.when": 1,
-    "qmem.text.record": 0.8, "qmem.text.token_classes": 0.9, "qmem.text.analysis": 1, "qmem.text.markdown": 1, "qmem.base.config": 1,
-    "qmem.text.query": 2, "qmem.engine.scan": 1.9, "qmem.engine.reading": 2.5, "qmem.engine.manifest": 2, "qmem.text.snippets": 2,
-    "qmem.backends.tantivy.index": 3, "qmem.backends.tantivy.seal": 3.05, "qmem.backends.tantivy.searcher": 3.1, "qmem.backends.tantivy.writer": 3.2, "qmem.backends.seam": 3.4, "qmem.backends.opensearch.client": 3.42,
-    "qmem.backends.opensearch.mapping": 3.44, "qmem.backends.opensearch.query": 3.44,
-    "qmem.backends.opensearch.backend": 3.5, "qmem.backends.tantivy.refresh": 3.5,
-    "qmem.backends": 3.6,
-    "qmem.vector": 3.62, "qmem.vector.e5np": 3.63, "qmem.vector.models": 3.64, "qmem.vector.store": 3.66,  # below the engine
-    "qmem.engine.parallel": 3.7,
-    "qmem.engine.hits": 3.9, "qmem.engine.sync": 4, "qmem.engine.search": 4, "qmem.engine.retrieve": 4,
-    "qmem.engine.catalog": 5, "qmem.engine.evaluate": 5.3, "qmem.engine.watch": 5,
-    "qmem.engine.hybrid": 5.2,
-    "qmem.engine.modes": 5.25,
-    "qmem.memory": 6,
-    "qmem.memory.secrets": 6.05, "qmem.memory.tree.cues": 6.05, "qmem.memory.tree.match": 6.05,
-    "qmem.memory.entries": 6.1, "qmem.memory.workspace": 6.1, "qmem.memory.shared": 6.12,
-    "qmem.memory.tree.units": 6.13, "qmem.memory.tree.indexes": 6.14, "qmem.memory.tree.domains": 6.15,
-    "qmem.memory.daily": 6.2, "qmem.memory.tree.shape": 6.2, "qmem.memory.state": 6.2, "qmem.memory.protocol": 6.2,
-    "qmem.memory.tree.files": 6.25, "qmem.memory.tree.rollback": 6.28, "qmem.memory.tree.grow": 6.3,
-    "qmem.memory.boot": 6.4, "qmem.memory.forget": 6.5, "qmem.memory.distill": 6.4, "qmem.memory.janitor": 6.4,
-    "qmem.memory.maintain": 6.6,
-    "qmem.faces.doctor": 6.8,
-    "qmem.faces.render": 7,
-    "qmem.faces.mcp_config": 7.4, "qmem.faces.qmd_config": 7.6, "qmem.faces.qmd_files": 7.7,
-    "qmem.faces.cli": 8, "qmem.faces.mcp": 7.5, "qmem.faces.qmd": 8, "qmem.__main__": 9,
-}
+
+@pytest.fixture(scope="module")
+def house() -> dict[str, rules.Module]:
+    return rules.read_tree(SRC)
 
 
-def module_name(path: Path) -> str:
-    rel = path.relative_to(SRC.parent).with_suffix("")
-    parts = list(rel.parts)
-    if parts[-1] == "__init__":
-        parts.pop()
-    return ".".join(parts)
+@pytest.fixture
+def copy(tmp_path: Path) -> Path:
+    """A copy of the qmem package's modules, to plant a violation in."""
+    dest = tmp_path / "qmem"
+    shutil.copytree(SRC, dest, ignore=lambda folder, names: [
+        n for n in names if not n.endswith(".py") and not (Path(folder) / n).is_dir()] + ["__pycache__", "data"])
+    return dest
 
 
-def layer(name: str) -> float:
-    while name not in LAYERS:
-        if "." not in name:
-            raise AssertionError(f"{name} has no layer in LAYERS; add it")
-        name = name.rsplit(".", 1)[0]
-    return LAYERS[name]
+def plant(src: Path, module: str, code: str) -> None:
+    """Add `code` to a module of the copy (created if new), inside a function: a lazy import."""
+    path = src.parent / (module.replace(".", "/") + ".py")
+    if not path.exists() and (path.with_suffix("") / "__init__.py").exists():
+        path = path.with_suffix("") / "__init__.py"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    before = path.read_text(encoding="utf-8") if path.exists() else '"""Planted by a test."""\n'
+    body = "".join(f"    {line}\n" for line in code.splitlines())
+    path.write_text(before + f"\n\ndef _planted():\n{body}", encoding="utf-8")
 
 
-def imports(path: Path, name: str) -> set[str]:
-    package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
-    found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names if alias.name.startswith("qmem"))
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".")
-                base = base[: len(base) - (node.level - 1)]
-                target = ".".join(base + ([node.module] if node.module else []))
-            else:
-                target = node.module or ""
-            if not target.startswith("qmem"):
-                continue
-            for alias in node.names:  # `from .. import config` imports qmem.base.config
-                candidate = f"{target}.{alias.name}"
-                found.add(candidate if (SRC.parent / candidate.replace(".", "/")).with_suffix(".py").exists()
-                          or (SRC.parent / candidate.replace(".", "/")).is_dir() else target)
-    return found
+def test_the_copy_holds_every_rule(copy: Path):
+    """The planted tests below start from a copy where every rule holds, so each failure is the plant's."""
+    modules = rules.read_tree(copy)
+    assert set(modules) == set(rules.read_tree(SRC))
+    assert rules.package_order(modules) == rules.no_cycle(modules) == rules.library_homes(modules) == []
+    assert rules.inside_a_package(copy) == rules.never_prints(modules) == rules.siblings_apart(modules) == []
 
 
-def test_every_module_has_a_layer():
-    for path in SRC.rglob("*.py"):
-        layer(module_name(path))
+# -- the package order ------------------------------------------------------------------------
 
 
-def test_imports_point_down():
-    wrong = []
-    for path in SRC.rglob("*.py"):
-        name = module_name(path)
-        mine = layer(name)
-        for target in imports(path, name):
-            if target == name or target.startswith(name + ".") or name == "qmem":
-                continue
-            same_face = name.startswith("qmem.faces.cli") and target.startswith("qmem.faces.cli")
-            if layer(target) >= mine and not same_face:
-                wrong.append(f"{name} (layer {mine}) imports {target} (layer {layer(target)})")
-    assert wrong == []
+def test_packages_import_only_lower_packages(house):
+    assert rules.package_order(house) == []
 
 
-def test_library_never_prints():
-    offenders = []
-    for path in SRC.rglob("*.py"):
-        name = module_name(path)
-        if name.startswith("qmem.faces.cli") or name in ("qmem.__main__", "qmem.faces", "qmem.faces.qmd"):
-            continue  # the faces (and their package: the error ladder writes the one line)
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "print":
-                offenders.append(f"{name}:{node.lineno}")
-            if isinstance(node, ast.Attribute) and node.attr in ("stdout", "stderr") and \
-                    isinstance(node.value, ast.Name) and node.value.id == "sys":
-                offenders.append(f"{name}:{node.lineno}")
-    assert offenders == []
+def test_package_order_fails_on_a_lazy_upward_import(copy: Path):
+    plant(copy, "qmem.text.snippets", "from ..engine import search")
+    assert rules.package_order(rules.read_tree(copy)) == [
+        f"qmem.text.snippets:{_last_line(copy, 'text/snippets.py')} (text) imports qmem.engine.search (engine), "
+        "a higher tier"]
 
 
-def import_cycles() -> list[list[str]]:
-    """Cycles among qmem's modules, every import counted (lazy ones too; a package's
-    `__init__` is its own node)."""
-    graph = {}
-    for path in SRC.rglob("*.py"):
-        name = module_name(path)
-        graph[name] = {t for t in imports(path, name) if t != name}
-    cycles, done, stack = [], set(), []
-
-    def visit(node: str) -> None:
-        if node in stack:
-            cycles.append(stack[stack.index(node):] + [node])
-            return
-        if node in done or node not in graph:
-            return
-        stack.append(node)
-        for target in sorted(graph[node]):
-            visit(target)
-        stack.pop()
-        done.add(node)
-
-    for node in sorted(graph):
-        visit(node)
-    return cycles
+def test_package_order_fails_on_an_import_of_the_entry_point(copy: Path):
+    plant(copy, "qmem.faces.render", "import qmem.__main__")
+    assert [v.split(" (")[0].split(":")[0] for v in rules.package_order(rules.read_tree(copy))] == ["qmem.faces.render"]
 
 
-def test_no_import_cycle_anywhere():
-    """Not even between two modules of one face (cli/app.py ↔ cli/completion.py was one)."""
-    assert import_cycles() == []
+def test_package_order_fails_on_a_package_no_tier_names(copy: Path):
+    """What the old layer table missed: a new package resolved to `"qmem": 0` and passed."""
+    (copy / "helpers").mkdir()
+    (copy / "helpers" / "__init__.py").write_text('"""Planted."""\n', encoding="utf-8")
+    assert rules.package_order(rules.read_tree(copy)) == [
+        f"qmem.helpers is in no package of PACKAGE_ORDER {rules.PACKAGE_ORDER}"]
+
+
+def test_the_root_package_imports_nothing(copy: Path):
+    plant(copy, "qmem", "from .base import errors")
+    assert len(rules.package_order(rules.read_tree(copy))) == 1
+
+
+# -- no cycle anywhere ------------------------------------------------------------------------
+
+
+def test_no_import_cycle_anywhere(house):
+    """Not even between two modules of one package (cli/app.py ↔ cli/completion.py was one)."""
+    assert rules.no_cycle(house) == []
+
+
+def test_no_cycle_fails_on_a_lazy_cycle_inside_one_package(copy: Path):
+    plant(copy, "qmem.faces.cli.completion", "from . import app")  # app imports completion
+    assert rules.no_cycle(rules.read_tree(copy)) == ["qmem.faces.cli.app <-> qmem.faces.cli.completion"]
+
+
+def test_no_cycle_fails_on_a_longer_cycle(copy: Path):
+    plant(copy, "qmem.base.errors", "from . import jsontext")
+    plant(copy, "qmem.base.jsontext", "from . import dates")
+    plant(copy, "qmem.base.dates", "from . import errors")
+    assert rules.no_cycle(rules.read_tree(copy)) == ["qmem.base.dates <-> qmem.base.errors <-> qmem.base.jsontext"]
+
+
+# -- each library in its home -----------------------------------------------------------------
+
+
+def test_each_library_is_imported_only_in_its_home(house):
+    assert rules.library_homes(house) == []
+
+
+@pytest.mark.parametrize(("module", "code", "library"), [
+    ("qmem.engine.search", "import tantivy", "tantivy"),
+    ("qmem.text.markdown", "from tantivy import Index", "tantivy"),
+    ("qmem.backends.seam", "import opensearchpy.helpers", "opensearchpy"),
+    ("qmem.memory.boot", "import typer", "typer"),
+    ("qmem.engine.catalog", "from click import echo", "click"),
+    ("qmem.faces.render", "from mcp.types import ToolAnnotations", "mcp"),
+])
+def test_library_homes_fail_on_an_import_outside_the_home(copy: Path, module: str, code: str, library: str):
+    plant(copy, module, code)
+    wrong = rules.library_homes(rules.read_tree(copy))
+    assert len(wrong) == 1 and wrong[0].startswith(f"{module}:") and f"imports {library}," in wrong[0]
+
+
+def test_an_exception_that_no_longer_imports_its_library_fails(copy: Path):
+    path = copy / "text" / "analysis.py"
+    path.write_text(path.read_text(encoding="utf-8").replace("import tantivy\n", "tantivy = None\n"), encoding="utf-8")
+    assert rules.library_homes(rules.read_tree(copy)) == [
+        "qmem.text.analysis no longer imports tantivy: drop its exception"]
+
+
+def test_the_backends_never_import_each_other(house):
+    assert rules.siblings_apart(house) == []
+
+
+def test_siblings_apart_fails_when_one_backend_imports_the_other(copy: Path):
+    plant(copy, "qmem.backends.opensearch.query", "from ..tantivy.searcher import compile_query")
+    assert [v.split(":")[0] for v in rules.siblings_apart(rules.read_tree(copy))] == ["qmem.backends.opensearch.query"]
+
+
+# -- every module inside a package ------------------------------------------------------------
+
+
+def test_every_module_is_inside_a_package():
+    assert rules.inside_a_package(SRC) == []
+
+
+def test_inside_a_package_fails_on_a_new_top_level_module(copy: Path):
+    plant(copy, "qmem.util", "pass")
+    assert rules.inside_a_package(copy) == [
+        f"qmem/util.py is a top-level module: put it in a package of {rules.PACKAGE_ORDER}"]
+
+
+def test_inside_a_package_fails_on_a_folder_without_init(copy: Path):
+    plant(copy, "qmem.engine.extra.thing", "pass")
+    assert rules.inside_a_package(copy) == ["qmem/engine/extra holds modules but no __init__.py"]
+
+
+# -- the library never prints -----------------------------------------------------------------
+
+
+def test_library_never_prints(house):
+    assert rules.never_prints(house) == []
+
+
+@pytest.mark.parametrize("code", ['print("done")', 'import sys\nsys.stderr.write("x")'])
+def test_never_prints_fails_on_a_print_below_the_faces(copy: Path, code: str):
+    plant(copy, "qmem.memory.janitor", code)
+    wrong = rules.never_prints(rules.read_tree(copy))
+    assert len(wrong) == 1 and wrong[0].startswith("qmem.memory.janitor:")
+
+
+def test_never_prints_exempts_the_faces_package_alone_not_the_faces_below_it(copy: Path):
+    """faces/__init__ writes the error ladder's one line; the MCP face, doctor and render may not print."""
+    for module in ("qmem.faces.mcp", "qmem.faces.doctor", "qmem.faces.render"):
+        plant(copy, module, 'print("done")')
+    plant(copy, "qmem.faces", 'print("the ladder")')
+    wrong = rules.never_prints(rules.read_tree(copy))
+    assert [line.split(":")[0] for line in wrong] == ["qmem.faces.doctor", "qmem.faces.mcp", "qmem.faces.render"]
+
+
+def _last_line(src: Path, rel: str) -> int:
+    return len((src / rel).read_text(encoding="utf-8").splitlines())

@@ -2,10 +2,11 @@
 
 `analysis.TOKEN_PATTERN` is a Rust regex (`\\p{Han}`, `\\p{L}`…) that tantivy runs; Python's `re`
 has no Unicode property classes, so the fast indexing path (`analysis.index_terms`) uses
-these ranges, read off tantivy's own regex for every code point by `derive()`. Written by
-`python -c "from qmem import analysis, token_classes as t; t.write(analysis.TOKEN_PATTERN)"`;
-`tests/text/test_analysis.py` re-derives them and fails when a tantivy upgrade moves a single
-code point.
+these ranges, read off tantivy's own regex for every code point by the oracle in
+`tests/reference/token_classes_oracle.py` (which rewrites the tables here:
+`python -m tests.reference.token_classes_oracle`); `tests/text/test_analysis.py` re-derives them
+and fails when a tantivy upgrade moves a single code point. The oracle stays out of the library
+so that only `text/analysis.py` outside backends/tantivy imports tantivy.
 """
 
 from __future__ import annotations
@@ -110,59 +111,3 @@ def ranges(table: str) -> list[tuple[int, int]]:
         first, _, last = item.partition("-")
         out.append((int(first, 16), int(last or first, 16)))
     return out
-
-
-def derive(pattern: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
-    """(SINGLE, RUN) ranges as tantivy's regex tokenizer with `pattern` (a single-character
-    class, or a run class) sees every code point (~2 s)."""
-    import tantivy
-
-    regex = tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.regex(pattern)).build()
-    chunk = 50_000
-    codes = [c for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF]
-    members: list[int] = []
-    for i in range(0, len(codes), chunk):
-        members += [ord(t) for t in regex.analyze(" ".join(map(chr, codes[i:i + chunk])))]
-    single: list[int] = []
-    run: list[int] = []
-    for i in range(0, len(members), chunk):
-        part = members[i:i + chunk]
-        toks = regex.analyze(" ".join(chr(c) * 2 for c in part))
-        j = 0
-        for c in part:  # a doubled run character is one token, a doubled single one is two
-            if toks[j] == chr(c) * 2:
-                run.append(c)
-                j += 1
-            else:
-                single.append(c)
-                j += 2
-    return _to_ranges(single), _to_ranges(run)
-
-
-def _to_ranges(codes: list[int]) -> list[tuple[int, int]]:
-    out: list[list[int]] = []
-    for c in codes:
-        if out and out[-1][1] == c - 1:
-            out[-1][1] = c
-        else:
-            out.append([c, c])
-    return [(a, b) for a, b in out]
-
-
-def _table(rs: list[tuple[int, int]]) -> str:
-    items = [f"{a:x}" if a == b else f"{a:x}-{b:x}" for a, b in rs]
-    return "\n".join(" ".join(items[i:i + 10]) for i in range(0, len(items), 10))
-
-
-def write(pattern: str) -> None:
-    """Rewrite the tables in this file from `derive(pattern)`."""
-    import pathlib
-    import re
-
-    here = pathlib.Path(__file__)
-    tables = dict(zip(("SINGLE", "RUN"), derive(pattern)))
-    here.write_text(re.sub(
-        r'^(SINGLE|RUN) = """\n.*?\n"""',
-        lambda m: f'{m.group(1)} = """\n{_table(tables[m.group(1)])}\n"""',
-        here.read_text(encoding="utf-8"), flags=re.S | re.M,
-    ), encoding="utf-8")
