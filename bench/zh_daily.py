@@ -1,6 +1,6 @@
 """A Chinese daily-log memory and natural questions about it; qmem against a bigram BM25.
 
-    python bench/zh_daily.py [--out bench/results] [--work DIR] [-k 10]
+    python bench/zh_daily.py [--out bench/results] [--work DIR] [-k 10] [--seed N]
 
 The workspace is generated deterministically (seeded): 60 daily logs `memory/YYYY-MM-DD.md`
 (`# YYYY-MM-DD` then 14-22 short first-person entries), a `MEMORY.md`, and questions as an
@@ -65,9 +65,9 @@ def day_of(i: int) -> date:
     return START + timedelta(days=i)
 
 
-def generate(root: str) -> list[dict]:
+def generate(root: str, seed: int = SEED) -> list[dict]:
     """Write the workspace under `root`; return the questions with their evidence lines."""
-    rng = random.Random(SEED)
+    rng = random.Random(seed)
     days: list[list[str]] = [[] for _ in range(DAYS)]
     facts: list[tuple[int, str, list[tuple[str, tuple]]]] = []  # (day, entry, [(question, key)])
 
@@ -226,7 +226,7 @@ def _shown(snippet) -> list:  # noqa: ANN001 - also a Snippet of qmem before `nu
 
 
 def main() -> None:
-    args, root, cases = generated_set(__doc__, "qmem-zh-daily-", generate)
+    args, root, cases = generated_set(__doc__, "qmem-zh-daily-", generate, SEED)
     ours, size = qmem_recall(root, cases, args.k, show=args.show)
     base = baseline(root, cases, args.k)
     text = (f"| data set | questions | qmem recall@{args.k} | snippet chars | bm25s bigram lines recall@{args.k} |\n"

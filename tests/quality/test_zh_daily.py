@@ -1,4 +1,4 @@
-"""The Chinese daily-log fixture (bench/zh_daily.py) is deterministic and its labels point at real lines."""
+"""The generated Chinese sets (bench/zh_daily.py, bench/zh_group.py) are deterministic and their labels point at real lines."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from ..conftest import ROOT
 sys.path.insert(0, str(ROOT / "bench"))
 
 import zh_daily  # noqa: E402
+import zh_group  # noqa: E402
 
 
 def test_fixture_is_deterministic_and_labelled(tmp_path):
@@ -22,3 +23,12 @@ def test_fixture_is_deterministic_and_labelled(tmp_path):
             text = (tmp_path / "a" / path).read_text(encoding="utf-8").split("\n")[int(line) - 1]
             assert text.startswith("- ") and len(text) < 80  # a short first-person entry
     assert any("上周" in c["question"] or "天前" in c["question"] for c in first)
+
+
+def test_another_seed_gives_a_twin_to_tune_on_and_the_default_stays_the_reported_set(tmp_path):
+    for bench in (zh_daily, zh_group):
+        name = bench.__name__
+        reported = bench.generate(str(tmp_path / f"{name}-a"))
+        assert reported == bench.generate(str(tmp_path / f"{name}-b"), bench.SEED)
+        twin = bench.generate(str(tmp_path / f"{name}-c"), bench.SEED + 1)
+        assert twin != reported and abs(len(twin) - len(reported)) < len(reported) // 5
