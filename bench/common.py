@@ -18,7 +18,7 @@ def write_results(out: str, name: str, text: str, data: object) -> None:
         json.dump(data, handle, indent=2)
 
 
-def median_ms(fn, runs: int = 30) -> float:  # noqa: ANN001
+def median_ms(fn, runs: int = 30) -> float:
     """Median wall time of `fn()` in milliseconds, after one warm-up call."""
     fn()
     times = []
@@ -29,7 +29,7 @@ def median_ms(fn, runs: int = 30) -> float:  # noqa: ANN001
     return statistics.median(times) * 1000
 
 
-def generated_set(doc: str, prefix: str, generate, seed: int) -> tuple:  # noqa: ANN001 - generate(root, seed) -> cases
+def generated_set(doc: str, prefix: str, generate, seed: int) -> tuple:  # generate(root, seed) -> cases
     """The command line of a generated-workspace benchmark (--out, --work, -k, --show, --seed), its
     workspace generated under --work (a temp folder by default) with a config and data folder
     beside it, and the questions written to questions.jsonl: (args, root, cases). `seed` is the

@@ -171,7 +171,7 @@ def table(results: dict[int, dict[str, object]], info: dict[str, str]) -> str:
     head = "| metric | " + " | ".join(f"{s:,} sections" for s in sizes) + " |"
     rows = [head, "|---|" + "---|" * len(sizes)]
 
-    def row(label: str, fn) -> None:  # noqa: ANN001
+    def row(label: str, fn) -> None:
         rows.append(f"| {label} | " + " | ".join(fn(results[s]) for s in sizes) + " |")
 
     row("files / corpus size", lambda r: f"{r['files']:,} / {r['corpus_bytes'] / 2**20:.1f} MB")

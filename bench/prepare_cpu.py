@@ -24,7 +24,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
 
-    from qmem.text import analysis, markdown
+    from qmem.text import analysis
     from qmem.backends.tantivy import index
     from qmem.engine import parallel
     from qmem.engine.reading import read_sections

@@ -91,7 +91,7 @@ def bench(files: int, per_file: int, rounds: int, qmd: str | None) -> dict[str, 
         tools = [Tool("qmem", tmp, root)] + ([Tool("qmd", tmp, root, qmd)] if qmd else [])
         steps: dict[str, dict[str, list[tuple[float, float]]]] = {}
 
-        def step(label: str, cmd_of, prepare=None, repeat: int = 1) -> None:  # noqa: ANN001
+        def step(label: str, cmd_of, prepare=None, repeat: int = 1) -> None:
             if prepare:
                 prepare()
             for tool in tools:

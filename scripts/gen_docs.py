@@ -168,11 +168,11 @@ def render() -> str:
     toc = []
     for title, entries in GROUPS:
         toc.append(f"- **{title}**: " + ", ".join(f"[`{name}`](#qmem-{name})" for name, _ in entries))
-    toc.append(f"- **qmd's command contract**: [`qmem-qmd`](#qmem-qmd)")
+    toc.append("- **qmd's command contract**: [`qmem-qmd`](#qmem-qmd)")
     parts.append("\n".join(toc) + "\n")
     parts.append("## qmem\n")
     parts.append(_fence(qmem_help("")))
-    for title, entries in GROUPS:
+    for _, entries in GROUPS:
         for name, guide in entries:
             if name not in commands:
                 raise DocsError(f"scripts/gen_docs.py: GROUPS names qmem {name}, which the CLI does not have")

@@ -28,7 +28,7 @@ class Cluster:
         self.password_set = real and bool(os.environ.get("QMEM_OPENSEARCH_PASSWORD"))
         self.ca = os.environ.get("QMEM_OPENSEARCH_CA", "") if real else ""
 
-    def settings(self, url: str | None = None, **kw):  # noqa: ANN003, ANN201 - osb.Settings
+    def settings(self, url: str | None = None, **kw):  # osb.Settings
         from qmem.backends.opensearch import backend as osb
 
         base = {"url": url or self.url, "index": self.index, "shards": 2, "replicas": 0, "refresh": True,
@@ -38,7 +38,7 @@ class Cluster:
         base.update(kw)
         return osb.Settings(**base)
 
-    def backend(self, url: str | None = None, **kw):  # noqa: ANN003, ANN201 - osb.OpenSearchBackend
+    def backend(self, url: str | None = None, **kw):  # osb.OpenSearchBackend
         from qmem.backends.opensearch import backend as osb
 
         return osb.OpenSearchBackend(self.settings(url, **kw), sleep=lambda _s: None)

@@ -63,7 +63,10 @@ def test_worker_processes_build_the_same_index_as_one_process(tmp_path, monkeypa
     many_cfg, many = _build(tmp_path, monkeypatch, "many", root, 2)
     assert index_snapshot(many_cfg.data_dir) == index_snapshot(one_cfg.data_dir)
     assert len(index_snapshot(many_cfg.data_dir)) > 200
-    counts = lambda r: [(c.files, c.added, c.changed, c.deleted, c.unchanged, c.sections) for c in r.collections]
+
+    def counts(r):
+        return [(c.files, c.added, c.changed, c.deleted, c.unchanged, c.sections) for c in r.collections]
+
     assert counts(many) == counts(one)
     assert sorted(many.collections[0].warnings) == sorted(one.collections[0].warnings)
     assert len(many.collections[0].warnings) == 2  # the binary and the non-UTF-8 file

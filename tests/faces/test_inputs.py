@@ -22,7 +22,7 @@ def indexed(cli, workspace):
     return workspace
 
 
-def one_line_exit_2(result) -> None:  # noqa: ANN001
+def one_line_exit_2(result) -> None:
     assert result.code == 2, result
     assert result.err.count("\n") == 1 and result.err.startswith("qmem: "), result
     assert "Traceback" not in result.err and "panicked" not in result.err

@@ -123,7 +123,7 @@ def test_http_refusals_are_one_line_exit_2(cli, indexed, monkeypatch):
 
     import uvicorn
 
-    async def never(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+    async def never(*args, **kwargs):
         raise AssertionError("the server started instead of refusing")
 
     monkeypatch.setattr(uvicorn.Server, "serve", never)
@@ -230,7 +230,7 @@ def test_http_on_any_loopback_address_refuses_a_rebound_host_or_foreign_origin(i
 def test_http_refuses_a_token_that_is_no_secret(cli, indexed, monkeypatch, token):
     import uvicorn
 
-    async def never(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+    async def never(*args, **kwargs):
         raise AssertionError("the server started with a guessable token")
 
     monkeypatch.setattr(uvicorn.Server, "serve", never)

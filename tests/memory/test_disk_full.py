@@ -28,7 +28,7 @@ def _short_then_full(monkeypatch, keep: int = 100) -> None:
     real = os.write
     calls = {"n": 0}
 
-    def write(fd, data):  # noqa: ANN001, ANN202
+    def write(fd, data):
         calls["n"] += 1
         if calls["n"] == 1:
             return real(fd, bytes(data[:keep]))
@@ -86,7 +86,7 @@ def test_an_engine_error_naming_a_full_disk_is_reported_as_one(monkeypatch, cli,
     """Tantivy reports ENOSPC as a ValueError whose text names the OS error."""
     from qmem.backends.tantivy import writer
 
-    def commit(self):  # noqa: ANN001, ANN202
+    def commit(self):
         raise ValueError("An IO error occurred: 'No space left on device (os error 28)'")
 
     monkeypatch.setattr(writer.Writer, "commit", commit)

@@ -10,7 +10,6 @@ from datetime import date
 
 import pytest
 
-from qmem.text.analysis import estimate_tokens
 from qmem.base.errors import BadInputError
 from qmem.memory import boot, daily, distill, janitor, state
 from qmem.memory.tree import grow as tree
@@ -164,7 +163,7 @@ def test_distill_routes_merges_and_is_idempotent(ws, workspace):
     first = distill.distill(ws, days=3, today=D)
     assert first.untyped == 1
     knowledge = (workspace / "memory" / "knowledge.md").read_text(encoding="utf-8")
-    line = next(l for l in knowledge.splitlines() if "BSC USDC has 18 decimals" in l and "[log]" in l)
+    line = next(row for row in knowledge.splitlines() if "BSC USDC has 18 decimals" in row and "[log]" in row)
     assert line == "- [K] BSC USDC has 18 decimals → memory/knowledge.md#bsc (2026-02-26, 2026-02-28) [log](2026-02-28.md)"
     assert "<!-- qmem:summary -->" in knowledge and knowledge.index("qmem:summary") < knowledge.index("## BSC")
     skills = (workspace / "memory" / "skills.md").read_text(encoding="utf-8")

@@ -237,7 +237,7 @@ def test_distill_never_loses_a_line_appended_while_it_merges(tmp_path, monkeypat
 def test_distill_never_copies_an_expired_entry(tmp_path):
     from datetime import date
 
-    from qmem.memory import daily, distill
+    from qmem.memory import distill
 
     ws = make_ws(tmp_path, "# Memory\n")
     today = date(2026, 2, 28)

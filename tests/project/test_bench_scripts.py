@@ -8,10 +8,10 @@ from ..conftest import ROOT
 
 sys.path.insert(0, str(ROOT / "bench"))
 
-import cold_search  # noqa: E402
-import quality  # noqa: E402
-import side_by_side  # noqa: E402
-import vector  # noqa: E402
+import cold_search
+import quality
+import side_by_side
+import vector
 
 
 def test_vector_table_renders():

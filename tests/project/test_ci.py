@@ -59,3 +59,21 @@ def test_the_default_run_leaves_out_the_data_set_runs_and_the_long_walks():
     assert "tests/backends/test_opensearch_parity.py::test_template_analyzer_gives_qmem_tokens_line_by_line" in default
     assert not [name for name in default if name.startswith("tests/quality/test_quality.py::")
                 or name.endswith(("::test_lucene_bm25_ranks_scifact_like_qmem", "::test_random_walks_never_lose_a_line[rest]"))]
+
+
+def test_ci_runs_ruff_over_every_python_folder():
+    lines = [line.split() for line in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()]
+    assert ["ruff", "check", "src", "tests", "bench", "scripts"] in lines
+
+
+def test_the_ruff_config_catches_the_mistakes_it_selects(tmp_path):
+    """The project's rule set, run on a planted file: an unused import (F), a loop variable a
+    closure binds late (B023), a stale noqa (RUF100)."""
+    planted = tmp_path / "planted.py"
+    planted.write_text('import os\n\n\ndef later():\n    return [lambda: i for i in range(3)]\n\n\n'
+                       'X = 1  # noqa: E501\n', encoding="utf-8")
+    out = subprocess.run([sys.executable, "-m", "ruff", "check", "--config", str(ROOT / "pyproject.toml"),
+                          "--output-format", "concise", "--no-cache", str(planted)],
+                         capture_output=True, text=True, timeout=120)
+    codes = {line.split(": ")[1].split()[0] for line in out.stdout.splitlines() if line.startswith(str(planted))}
+    assert out.returncode == 1 and codes == {"F401", "B023", "RUF100"}, out.stdout + out.stderr

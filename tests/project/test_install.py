@@ -5,13 +5,11 @@ that adds it to this install."""
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
 import sys
 import tomllib
-import venv
 
 import pytest
 

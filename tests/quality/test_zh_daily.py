@@ -8,8 +8,8 @@ from ..conftest import ROOT
 
 sys.path.insert(0, str(ROOT / "bench"))
 
-import zh_daily  # noqa: E402
-import zh_group  # noqa: E402
+import zh_daily
+import zh_group
 
 
 def test_fixture_is_deterministic_and_labelled(tmp_path):

@@ -165,7 +165,7 @@ def prepared(collection: str, items: list[Item], workers: int, preparer: str) ->
                     results = _receive(proc.stdout)
                     if not isinstance(results, list) or len(results) != len(chunk) or done != number:
                         raise EOFError("worker answered out of step")
-                except Exception:  # noqa: BLE001 - whatever a worker did, the main process does the rest
+                except Exception:  # whatever a worker did, the main process does the rest
                     broken = True
                     results = None
             if results is None:

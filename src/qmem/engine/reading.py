@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 
-from ..base.conventions import MAX_FILE_BYTES  # noqa: F401 - the one limit every reader shares
+from ..base.conventions import MAX_FILE_BYTES  # the one limit every reader shares
 from .scan import FileInfo
 
 TYPE_CHECKING = False

@@ -31,7 +31,7 @@ BAD_NAME = r"[\x00-\x1f\x7f\x85\u2028\u2029\ud800-\udfff]"
 _bad_name_re = None  # BAD_NAME compiled on first use: `re` costs a no-op refresh ~5 ms
 
 
-def _bad_name():  # noqa: ANN202 - re.Pattern
+def _bad_name():  # re.Pattern
     global _bad_name_re
     if _bad_name_re is None:
         import re

@@ -17,7 +17,7 @@ from ..base.fsutil import glob_to_regex
 from ..backends import open_searcher
 from ..base.conventions import parse_type
 from ..base.dates import day_from_number, day_number
-from .hits import Files, Hit, build_hit  # noqa: F401 - re-exported: callers import them from search
+from .hits import Files, Hit, build_hit  # re-exported: callers import them from search
 from ..text.snippets import Snippet
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up cost)

@@ -262,7 +262,7 @@ def check_boot(cfg: config_mod.Config, workspace: str | None) -> Check:
     return check
 
 
-def _boot_fix(cfg: config_mod.Config, ws, result, budget: int, tree: dict) -> str:  # noqa: ANN001
+def _boot_fix(cfg: config_mod.Config, ws, result, budget: int, tree: dict) -> str:
     """The step that brings this boot within its budget: clearing the session buffer when it
     is what overflows, migrating a flat MEMORY.md when its root index would fit (tried as a dry
     run), else a budget that holds what boot never cuts."""

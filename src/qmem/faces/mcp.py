@@ -14,7 +14,7 @@ import sys
 
 from ..engine import catalog, retrieve, search
 from ..base import config
-from ..base.errors import BadInputError, IndexCorruptError, IndexMissingError, QmemError, failure
+from ..base.errors import BadInputError, IndexCorruptError, IndexMissingError, failure
 from ..memory import boot as boot_mod
 from ..memory import daily
 from ..memory.workspace import resolve
@@ -45,12 +45,12 @@ class Memory:
             self.searcher, self.searcher_for = open_searcher(cfg), (cfg.data_dir, dict(cfg.backend))
         return cfg
 
-    def ws(self, cfg: config.Config):  # noqa: ANN201
+    def ws(self, cfg: config.Config):
         return resolve(self.workspace, cfg)
 
     # -- the tools, as plain functions (tested without a transport) ----------------------------
-    def memory_search(self, query: str, maxResults: int = 10, minScore: float | None = None,  # noqa: N803
-                      collection: str | None = None, type: str | None = None,  # noqa: A002
+    def memory_search(self, query: str, maxResults: int = 10, minScore: float | None = None,
+                      collection: str | None = None, type: str | None = None,
                       since: str | None = None, until: str | None = None, mode: str = "bm25") -> dict[str, object]:
         cfg = self.cfg()
         if mode not in ("bm25", "vector", "hybrid"):
@@ -108,7 +108,7 @@ class Memory:
                 "parts": [{"kind": p.kind, "path": p.path, "tokens": p.tokens} for p in result.parts],
                 "notes": result.notes}
 
-    def memory_remember(self, text: str, type: str | None = None, priority: str | None = None,  # noqa: A002
+    def memory_remember(self, text: str, type: str | None = None, priority: str | None = None,
                         ref: str | None = None) -> dict[str, object]:
         cfg = self.cfg()
         ws = self.ws(cfg)
@@ -117,7 +117,7 @@ class Memory:
             written.indexed = daily.refresh_written(cfg, [os.path.join(ws.root, written.path)])
         return written.to_dict()
 
-    def memory_forget(self, entry: str, all: bool = False) -> dict[str, object]:  # noqa: A002
+    def memory_forget(self, entry: str, all: bool = False) -> dict[str, object]:
         import os
 
         from ..memory import forget
@@ -158,7 +158,7 @@ def check_arguments(arguments: dict[str, object]) -> None:
             raise BadInputError(f"{name} is not valid UTF-8 text (it holds a lone surrogate)") from None
 
 
-def build(memory: Memory):  # noqa: ANN201 - mcp.server.mcpserver.MCPServer
+def build(memory: Memory):  # mcp.server.mcpserver.MCPServer
     from typing import Annotated, Any
 
     from mcp.server.mcpserver import MCPServer
@@ -170,16 +170,16 @@ def build(memory: Memory):  # noqa: ANN201 - mcp.server.mcpserver.MCPServer
 
     server = MCPServer(name="qmem", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
 
-    def tool(description: str, effect: str = "read"):  # noqa: ANN202
+    def tool(description: str, effect: str = "read"):
         """Register a tool whose failures reach the model as the one line the CLI would print
         (the faces' error ladder; Ctrl-C and a closed pipe still end the server), with the MCP
         annotations of its `effect` (TOOL_EFFECTS), so a client can run the read-only ones
         without asking and ask before the destructive one."""
         annotations = ToolAnnotations(**TOOL_EFFECTS[effect], open_world_hint=False)
 
-        def wrap(fn):  # noqa: ANN001, ANN202
+        def wrap(fn):
             @functools.wraps(fn)
-            def call(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+            def call(*args, **kwargs):
                 try:
                     check_arguments(kwargs)
                     return fn(*args, **kwargs)
@@ -196,8 +196,8 @@ def build(memory: Memory):  # noqa: ANN201 - mcp.server.mcpserver.MCPServer
         "Use before answering anything about the user, past work, decisions or facts. Returns "
         "{results: [{path, startLine, endLine, score, snippet, citation}]}; read more with memory_get. "
         "mode: bm25 (default), or vector / hybrid when `qmem embed` has run (finds paraphrases)."))
-    def memory_search(query: str, maxResults: int = 10, minScore: float | None = None,  # noqa: N803
-                      collection: str | None = None, type: str | None = None,  # noqa: A002
+    def memory_search(query: str, maxResults: int = 10, minScore: float | None = None,
+                      collection: str | None = None, type: str | None = None,
                       since: str | None = None, until: str | None = None, mode: str = "bm25") -> dict[str, Any]:
         return memory.memory_search(query, maxResults, minScore, collection, type, since, until, mode)
 
@@ -231,7 +231,7 @@ def build(memory: Memory):  # noqa: ANN201 - mcp.server.mcpserver.MCPServer
         "S skill, ! security; priority P0 (permanent), P1 (90 days), P2 (30 days); ref links a file#anchor. "
         "A fact already kept is not saved twice (duplicate_of and duplicate_at name it); once saved it is searchable at once. "
         "Never store secrets."), effect="append")
-    def memory_remember(text: str, type: str | None = None, priority: str | None = None,  # noqa: A002
+    def memory_remember(text: str, type: str | None = None, priority: str | None = None,
                         ref: str | None = None) -> dict[str, Any]:
         return memory.memory_remember(text, type, priority, ref)
 
@@ -240,7 +240,7 @@ def build(memory: Memory):  # noqa: ANN201 - mcp.server.mcpserver.MCPServer
         "deleted) and leaves the files agents boot from. entry: the ref memory_remember returned (path:LINE@ID), "
         "'path:LINE words of it', or words of the entry; when several match, the error lists them (pick one, or set "
         "all=true)."), effect="remove")
-    def memory_forget(entry: str, all: Annotated[bool, Field(strict=True)] = False) -> dict[str, Any]:  # noqa: A002
+    def memory_forget(entry: str, all: Annotated[bool, Field(strict=True)] = False) -> dict[str, Any]:
         return memory.memory_forget(entry, all)  # strict: "yes" or "false" is refused, never taken for true
 
     @tool("Index status per collection: files, sections, last refresh, stale files.")
@@ -252,7 +252,7 @@ def build(memory: Memory):  # noqa: ANN201 - mcp.server.mcpserver.MCPServer
 
 def serve(config_file: str | None = None, workspace: str | None = None, http: bool = False,
           host: str = "127.0.0.1", port: int = 8765, allow_remote: bool = False, token: str | None = None,
-          announce=None) -> None:  # noqa: ANN001 - announce(line): where the face prints the URL
+          announce=None) -> None:  # announce(line): where the face prints the URL
     """Serve over stdio, or over streamable HTTP at http://HOST:PORT/mcp.
 
     A non-loopback HOST puts every memory tool on the network: it needs `allow_remote` and a
@@ -295,13 +295,13 @@ def serve(config_file: str | None = None, workspace: str | None = None, http: bo
     uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on")).run(sockets=[sock])
 
 
-def _stop_on_interrupt(announce) -> None:  # noqa: ANN001
+def _stop_on_interrupt(announce) -> None:
     """The first Ctrl-C ends the stdio server at once. Left to the SDK, it is swallowed while
     the stdin reader thread blocks, and a second one still waits for Enter. Exiting here loses
     nothing: appends are one write, rewrites are atomic renames, the index survives kill -9."""
     import signal
 
-    def stop(signum, frame) -> None:  # noqa: ANN001
+    def stop(signum, frame) -> None:
         if announce:
             announce("stopped")
         os._exit(130)
@@ -349,7 +349,7 @@ def _hex4(text: bytes) -> int | None:
         return None
 
 
-class surrogates_replaced_on_stdin:  # noqa: N801 - a context manager, used like a function
+class surrogates_replaced_on_stdin:  # a context manager, used like a function
     """While it lasts, fd 0 is a pipe fed line by line from the real stdin with lone surrogate
     escapes replaced (`replace_lone_surrogates`), so every request gets an answer."""
 
@@ -435,7 +435,7 @@ def check_http_exposure(host: str, allow_remote: bool, token: str | None) -> Non
                             f"(or --token) to a secret of at least {MIN_TOKEN} characters")
 
 
-def _bind(host: str, port: int):  # noqa: ANN202 - socket.socket
+def _bind(host: str, port: int):  # socket.socket
     import socket
 
     try:
@@ -483,12 +483,12 @@ class HostGuard:
     """ASGI middleware against DNS rebinding: a request whose Host is not this server's own
     address gets 421, one whose Origin is another site 403 (no Origin: not a browser page)."""
 
-    def __init__(self, app, hosts: set[str], origins: set[str]) -> None:  # noqa: ANN001
+    def __init__(self, app, hosts: set[str], origins: set[str]) -> None:
         self.app = app
         self.hosts = {h.encode() for h in hosts}
         self.origins = {o.encode() for o in origins}
 
-    async def __call__(self, scope, receive, send) -> None:  # noqa: ANN001
+    async def __call__(self, scope, receive, send) -> None:
         if scope["type"] in ("http", "websocket"):
             headers = dict(scope.get("headers") or [])
             origin = headers.get(b"origin")
@@ -506,11 +506,11 @@ class HostGuard:
 class BearerAuth:
     """ASGI middleware: every HTTP request must carry `Authorization: Bearer <token>`."""
 
-    def __init__(self, app, token: str) -> None:  # noqa: ANN001
+    def __init__(self, app, token: str) -> None:
         self.app = app
         self.expected = f"Bearer {token}".encode()
 
-    async def __call__(self, scope, receive, send) -> None:  # noqa: ANN001
+    async def __call__(self, scope, receive, send) -> None:
         import hmac
 
         if scope["type"] in ("http", "websocket"):

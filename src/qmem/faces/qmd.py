@@ -80,7 +80,7 @@ class _OneLineParser(argparse.ArgumentParser):
     """argparse whose usage errors are one line (`qmem-qmd: get: … (see: qmem-qmd get -h)`), exit 2;
     sub-commands inherit it (add_subparsers uses the parent's class)."""
 
-    def error(self, message: str):  # noqa: ANN201 - never returns
+    def error(self, message: str):  # never returns
         raise BadInputError(f"{self.prog.split(' ', 1)[1] + ': ' if ' ' in self.prog else ''}{message} "
                             f"(see: {self.prog} -h)")
 
@@ -194,7 +194,7 @@ def _collection(cfg: config.Config, args: argparse.Namespace) -> None:
                              f"qmem-qmd collection import{' --index ' + args.index if args.index else ''}\n")
 
 
-def _import_text(report) -> str:  # noqa: ANN001 - qmd_config.ImportReport
+def _import_text(report) -> str:  # qmd_config.ImportReport
     rows = [f"imported {c.name}: {c.path} ({', '.join(c.patterns)})"
             + (f" — {r.collections[0].files} files, {r.collections[0].sections} sections" if r and r.collections else "")
             for c, r in report.created]
@@ -203,7 +203,7 @@ def _import_text(report) -> str:  # noqa: ANN001 - qmd_config.ImportReport
     return "\n".join(rows)
 
 
-def _warn(report) -> None:  # noqa: ANN001 - a RefreshReport or None
+def _warn(report) -> None:  # a RefreshReport or None
     for c in getattr(report, "collections", []):
         for warning in c.warnings:
             sys.stderr.write(f"qmem-qmd: warning: {c.name}: {warning}\n")

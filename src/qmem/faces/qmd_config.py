@@ -172,13 +172,13 @@ class ImportReport:
                 "present": self.present, "skipped": [{"name": n, "why": w} for n, w in self.skipped]}
 
 
-def pending(cfg, found: list[QmdCollection]) -> list[QmdCollection]:  # noqa: ANN001 - qmem.base.config.Config
+def pending(cfg, found: list[QmdCollection]) -> list[QmdCollection]:  # qmem.base.config.Config
     """qmd's collections that qmem does not have yet (by name)."""
     return [c for c in found if c.name not in cfg.collections]
 
 
-def import_all(cfg, found: list[QmdCollection], source: str, names: list[str] | None = None,  # noqa: ANN001
-               index: bool = True, progress=None) -> ImportReport:  # noqa: ANN001
+def import_all(cfg, found: list[QmdCollection], source: str, names: list[str] | None = None,
+               index: bool = True, progress=None) -> ImportReport:
     """Create a qmem collection for each of qmd's (or the named ones), indexed at once. A name
     qmem already has is left alone: `present` when it holds the same folder, `skipped` with the
     way out otherwise; so is a folder that is gone or a name qmem cannot take."""

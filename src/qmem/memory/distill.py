@@ -28,7 +28,7 @@ from ..base.fsutil import rewrite_locked
 from ..text import fences
 from . import entries
 from .tree import grow as tree_mod
-from .workspace import (  # noqa: F401 - the markers are re-exported for callers of this module
+from .workspace import (  # the markers are re-exported for callers of this module
     DISTILLED_SUFFIX, PROVENANCE, STATS_END, STATS_START, SUMMARY_END, SUMMARY_START, Workspace, bare, line_ending,
     raw_lines,
 )

@@ -292,7 +292,7 @@ def test_slugs_are_short_and_readable():
     assert tree.leaf_slug("Project Alpha (started 2025-03, paused until the new coordinator arrives)") \
         == "project-alpha-started-2025-03-paused"
     assert tree.leaf_slug("🔑 API Keys") == "api-keys" and tree.leaf_slug("Mật khẩu và khóa API") == "mật-khẩu-và-khóa-api"
-    for name, rows in LABELS["files"].items():
+    for name in LABELS["files"]:
         for part in tree.plan((FIXTURES / name).read_text(encoding="utf-8"), {}).parts:
             assert all(len(rel.rsplit("/", 1)[-1]) <= 43 for rel, _ in part.files), name  # 40 + ".md"
 

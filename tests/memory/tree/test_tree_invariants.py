@@ -50,8 +50,6 @@ def check_invariants(ws: tree.Workspace, original: str, budget: int = tree.DEFAU
         for name in files:
             if name.endswith(".md") and name != tree.INDEX_NAME:
                 leaves[os.path.join(dirpath, name)] = open(os.path.join(dirpath, name), encoding="utf-8", newline="").read()
-    order = (tree.load_manifest(ws) or {}).get("order", [])
-    in_order = "".join(leaves.get(os.path.join(ws.domains, *rel.split("/")), "") for kind, rel in order if kind == "leaf")
     kept = tree.reassemble(ws).decode("utf-8")  # the root's own text and the leaves, in the original's order
     for part in parts:  # a section over the leaf budget is a folder of leaves, consecutive in the order
         assert part.text in root or part.text in leaves.values() or part.text in kept, part.title

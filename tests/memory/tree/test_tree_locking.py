@@ -37,7 +37,7 @@ def race(monkeypatch, module, name: str, command, writer) -> tuple[object, BaseE
     def run_writer() -> None:
         try:
             writer()
-        except BaseException as exc:  # noqa: BLE001 - reported by the test
+        except BaseException as exc:  # reported by the test
             errors.append(exc)
         done.set()
 

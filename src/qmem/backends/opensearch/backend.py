@@ -56,7 +56,7 @@ class OpenSearchBackend(ClusterTransport):
     """The cluster's verbs, each within one scope (see the module docstring); the seam's
     writer and searcher below map a config's collections onto them."""
 
-    def __init__(self, settings: Settings, client=None, sleep=time.sleep) -> None:  # noqa: ANN001
+    def __init__(self, settings: Settings, client=None, sleep=time.sleep) -> None:
         super().__init__(settings, client, sleep)
         self._ready = False
         self._actions: list[tuple[dict, dict | None]] = []

@@ -52,7 +52,7 @@ class Settings:
         return f"{self.index}-files"
 
 
-def make_client(settings: Settings):  # noqa: ANN201 - opensearchpy.OpenSearch
+def make_client(settings: Settings):  # opensearchpy.OpenSearch
     """The official client, with credentials read from the environment at call time."""
     import os
 
@@ -89,7 +89,7 @@ class ClusterTransport:
     """Requests to the cluster, retried (the base of OpenSearchBackend: `sleep` is injectable
     so tests run without waiting)."""
 
-    def __init__(self, settings: Settings, client=None, sleep=time.sleep) -> None:  # noqa: ANN001
+    def __init__(self, settings: Settings, client=None, sleep=time.sleep) -> None:
         self.settings = settings
         self.client = client if client is not None else make_client(settings)
         self._sleep = sleep
@@ -131,7 +131,7 @@ class ClusterTransport:
     def _pause(self, attempt: int) -> None:
         self._sleep(min(self.settings.backoff * (2 ** attempt), 8.0))
 
-    def _call(self, request, ok: set[int] | frozenset = frozenset()):  # noqa: ANN001, ANN202
+    def _call(self, request, ok: set[int] | frozenset = frozenset()):
         """One request, retried with back-off on connection errors, timeouts, 429 and 5xx."""
         from opensearchpy.exceptions import ConnectionError as OSConnectionError
         from opensearchpy.exceptions import TransportError

@@ -121,7 +121,7 @@ def verify_checksums(data_dir: str, known: Verified | None = None, trust_known: 
     return None, verified
 
 
-def _footer_crc(data: bytes, struct) -> int | None:  # noqa: ANN001 - the struct module
+def _footer_crc(data: bytes, struct) -> int | None:  # the struct module
     import json
 
     if len(data) < 8:

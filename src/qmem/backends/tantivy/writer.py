@@ -19,14 +19,13 @@ import time
 from ...base.errors import DataFolderError, IndexBusyError, IndexCorruptError, disk_full, is_disk_full
 from ...base.fsutil import FileLock, unusable_path
 from ...base.layout import lock_path, tantivy_dir, version_dir
+from .seal import SEAL_NAME as _SEAL_NAME, SEAL_VERSION
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import tantivy
 
     from .index import Prepared
-
-from .seal import SEAL_NAME as _SEAL_NAME, SEAL_VERSION
 
 
 class Writer:
@@ -185,7 +184,7 @@ def _collect_orphans(writer: tantivy.IndexWriter) -> None:
     its open copy), as after any of Tantivy's own merges."""
     try:
         writer.garbage_collect_files()
-    except Exception:  # noqa: BLE001 - a cleanup: the commit reports any real problem
+    except Exception:  # a cleanup: the commit reports any real problem
         pass
 
 

@@ -86,11 +86,11 @@ def index_cmd(
     finish(action)
 
 
-def _watch(cfg, names: list[str] | None, quiet: bool, as_json: bool) -> None:  # noqa: ANN001
+def _watch(cfg, names: list[str] | None, quiet: bool, as_json: bool) -> None:
     from .. import render
     from ...engine.watch import watch
 
-    def report(result) -> None:  # noqa: ANN001
+    def report(result) -> None:
         warn_refresh(result)
         if as_json:
             emit(render.to_json(result.to_dict()))
@@ -106,7 +106,7 @@ def _watch(cfg, names: list[str] | None, quiet: bool, as_json: bool) -> None:  #
 
     stop = threading.Event()
 
-    def on_interrupt(signum, frame) -> None:  # noqa: ANN001
+    def on_interrupt(signum, frame) -> None:
         """The first Ctrl-C lets the running refresh finish and ends the watch; a second one interrupts."""
         if stop.is_set():
             raise KeyboardInterrupt
@@ -301,7 +301,7 @@ def _print_mcp_config(ctx: typer.Context, client: str, workspace: str | None) ->
     err(where)
 
 
-def _vector_status(cfg, names: list[str]) -> dict:  # noqa: ANN001
+def _vector_status(cfg, names: list[str]) -> dict:
     """Vector counts for the collections that have a vector store (the optional tier)."""
     import os
 
@@ -314,7 +314,7 @@ def _vector_status(cfg, names: list[str]) -> dict:  # noqa: ANN001
     return {n: store.status(cfg, n) for n in names if os.path.isdir(store.store_dir(cfg.data_dir, n))}
 
 
-def command():  # noqa: ANN201 - click.Command
+def command():  # click.Command
     """The click command tree, with examples, argument names and -q added (cli/helptext.py)."""
     from .helptext import polish
 

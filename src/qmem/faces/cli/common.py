@@ -267,7 +267,7 @@ class IndexArgs:
         self.json = False
 
 
-def warn_refresh(report) -> None:  # noqa: ANN001 - qmem.engine.sync.RefreshReport
+def warn_refresh(report) -> None:  # qmem.engine.sync.RefreshReport
     """What a refresh healed, adopted or skipped, on stderr."""
     if report.healed:
         sys.stderr.write(f"qmem: warning: the index was damaged ({report.healed}); rebuilt it from the Markdown files\n")
@@ -279,7 +279,7 @@ def warn_refresh(report) -> None:  # noqa: ANN001 - qmem.engine.sync.RefreshRepo
             sys.stderr.write(f"qmem: warning: {c.name}: {warning}\n")
 
 
-def embed_after(cfg, names: list[str] | None) -> list:  # noqa: ANN001
+def embed_after(cfg, names: list[str] | None) -> list:
     """Collections with `embed = true` get their new sections embedded after the refresh."""
     if not any(c.embed for c in cfg.select(names)):
         return []

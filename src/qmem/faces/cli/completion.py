@@ -21,11 +21,11 @@ SHELLS = ("bash", "zsh", "fish")
 NAME_ARGS = {"index", "update", "status", "embed", "collection show", "collection remove", "collection rename"}
 
 
-def tree_spec(root) -> dict[str, dict[str, object]]:  # noqa: ANN001 - the polished click command
+def tree_spec(root) -> dict[str, dict[str, object]]:  # the polished click command
     """Command path → {subs, options (with whether they take a value), help, names}."""
     spec: dict[str, dict[str, object]] = {}
 
-    def walk(cmd, path: str) -> None:  # noqa: ANN001
+    def walk(cmd, path: str) -> None:
         subs = {n: c for n, c in getattr(cmd, "commands", {}).items() if not getattr(c, "hidden", False)}
         options = []
         for param in cmd.params:

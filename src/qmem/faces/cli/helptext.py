@@ -88,7 +88,7 @@ METAVARS = {"names": "NAME", "spec": "TARGET", "what": "ENTRY"}
 class _Argument(TyperArgument):
     """An argument shown as `NAME` / `[NAME]...`, not Typer's `{name}`."""
 
-    def make_metavar(self, ctx: object, *, usage: bool = False) -> str:  # noqa: ARG002
+    def make_metavar(self, ctx: object, *, usage: bool = False) -> str:
         var = self.metavar or METAVARS.get(self.name or "", (self.name or "").upper())
         if self.nargs != 1:
             var += "..."
@@ -100,7 +100,7 @@ def epilog(lines: list[str]) -> str:
     return "\b\nExamples:\n" + "\n".join(f"  {line}" for line in lines)
 
 
-def polish(command, path: str = ""):  # noqa: ANN001, ANN201 - Typer's click Command
+def polish(command, path: str = ""):  # Typer's click Command
     """Examples, argument names and -q on every command under `command` (changed in place)."""
     if path in EXAMPLES:
         command.epilog = epilog(EXAMPLES[path])
@@ -114,7 +114,7 @@ def polish(command, path: str = ""):  # noqa: ANN001, ANN201 - Typer's click Com
     return command
 
 
-def _add_quiet(command) -> None:  # noqa: ANN001
+def _add_quiet(command) -> None:
     command.params.append(TyperOption(param_decls=["--quiet", "-q"], is_flag=True, default=False, help=QUIET_HELP))
     inner = command.callback
 

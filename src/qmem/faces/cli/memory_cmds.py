@@ -37,7 +37,7 @@ def _day(value: str | None, name: str) -> date | None:
         raise BadInputError(f"bad {name} {value!r}: use YYYY-MM-DD") from None
 
 
-def _ws(cfg, explicit: str | None):  # noqa: ANN001, ANN202
+def _ws(cfg, explicit: str | None):
     from ...memory.workspace import resolve
 
     return resolve(explicit, cfg)
@@ -238,7 +238,7 @@ def forget_cmd(
     finish(action)
 
 
-def _refresh_quietly(cfg, ws, result) -> None:  # noqa: ANN001
+def _refresh_quietly(cfg, ws, result) -> None:
     """Re-index the files forget/replace touched (never waits), so search sees the change at once."""
     from ...memory import daily
 

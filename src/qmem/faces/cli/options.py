@@ -28,7 +28,7 @@ def config_path(ctx: typer.Context) -> str | None:
     return root.obj if isinstance(root.obj, str) else None
 
 
-def load(ctx: typer.Context, creates: bool = False):  # noqa: ANN201 - returns qmem.base.config.Config
+def load(ctx: typer.Context, creates: bool = False):  # returns qmem.base.config.Config
     """The config; a `--config FILE` that does not exist is an error, except for the commands
     that write one (`creates`: collection create/add)."""
     from ...base import config
@@ -37,7 +37,7 @@ def load(ctx: typer.Context, creates: bool = False):  # noqa: ANN201 - returns q
     return config.load(path, required=path is not None and not creates)
 
 
-def table(cfg, name: str) -> dict:  # noqa: ANN001
+def table(cfg, name: str) -> dict:
     """A config table owned by the memory layer ([tree], [memory]), {} when absent."""
     section = cfg.extra.get(name, {})
     return section if isinstance(section, dict) else {}

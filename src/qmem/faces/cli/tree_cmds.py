@@ -20,7 +20,7 @@ WorkspaceArg = Annotated[Optional[str], typer.Argument(help="Folder holding MEMO
 BudgetOpt = Annotated[Optional[int], typer.Option("--root-budget", metavar="TOKENS", min=50, help="Token budget of the root index (default: 400, or 7% of a smaller MEMORY.md, at least 120). A budget too small for the domain names is refused.")]
 
 
-def _tree(ctx: typer.Context, as_json: bool, operation) -> None:  # noqa: ANN001
+def _tree(ctx: typer.Context, as_json: bool, operation) -> None:
     def action() -> None:
         from .. import render
         from ...memory.tree import grow as tree

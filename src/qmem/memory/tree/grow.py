@@ -46,7 +46,7 @@ from .shape import (  # noqa: F401 - the tree's shape, re-exported for callers o
     split, summary_line, units,
 )
 from .domains import confidence_of as domains_confidence
-from ..workspace import Workspace  # noqa: F401 - re-exported (tests build workspaces as tree.Workspace)
+from ..workspace import Workspace  # re-exported (tests build workspaces as tree.Workspace)
 
 DEFAULT_MIN_TOKENS = 1000
 DEFAULT_ROOT_BUDGET = 400
