@@ -66,6 +66,11 @@ def test_ci_runs_ruff_over_every_python_folder():
     assert ["ruff", "check", "src", "tests", "bench", "scripts"] in lines
 
 
+def test_ci_runs_the_mypy_ratchet():
+    lines = [line.split() for line in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()]
+    assert ["python", "scripts/check_types.py"] in lines
+
+
 def test_the_ruff_config_catches_the_mistakes_it_selects(tmp_path):
     """The project's rule set, run on a planted file: an unused import (F), a loop variable a
     closure binds late (B023), a stale noqa (RUF100)."""

@@ -312,7 +312,7 @@ def _sane(data: object) -> bool:
 
 def _from_dict(file: str, data: dict[str, object]) -> Config:
     cfg = Config(file)
-    for name, body in data["collections"].items():  # type: ignore[union-attr]
+    for name, body in data["collections"].items():
         cfg.collections[name] = Collection(name, body["path"], body["patterns"], body["exclude"], body["description"],
                                            bool(body.get("embed", False)), body.get("scope", ""))
     if "data_dir" in data and not os.environ.get("QMEM_DATA"):
@@ -323,8 +323,8 @@ def _from_dict(file: str, data: dict[str, object]) -> Config:
     cfg.extra = data.get("extra", {})  # type: ignore[assignment]
     cfg.backend = data.get("backend", cfg.backend)  # type: ignore[assignment]
     scopes = data.get("scopes", {})
-    cfg.scope = scopes.get("own", SHARED_SCOPE)  # type: ignore[union-attr]
-    cfg.sees = scopes.get("see", [cfg.scope, SHARED_SCOPE] if cfg.scope != SHARED_SCOPE else [SHARED_SCOPE])  # type: ignore[union-attr]
+    cfg.scope = scopes.get("own", SHARED_SCOPE)
+    cfg.sees = scopes.get("see", [cfg.scope, SHARED_SCOPE] if cfg.scope != SHARED_SCOPE else [SHARED_SCOPE])
     return cfg
 
 

@@ -437,7 +437,7 @@ def read_inside(root: str, path: str) -> bytes:
         opened = _opened_path(fd, path, st)
         if opened is None or not is_inside(real_root, opened):
             raise UnsafePathError(f"{path}: resolves outside {real_root} (a link or a swapped folder); refused")
-        chunks = []
+        chunks: list[bytes] = []
         while True:
             chunk = os.read(fd, 1 << 20)
             if not chunk:

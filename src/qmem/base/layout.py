@@ -222,7 +222,7 @@ def data_folders(data_root: str, sizes: bool = False) -> list[DataFolder]:
         if name.startswith(".") or not os.path.isdir(path):
             continue
         owner = owner_of(path)
-        found.append(DataFolder(path, owner, bool(owner) and os.path.isfile(owner), False,
+        found.append(DataFolder(path, owner, bool(owner and os.path.isfile(owner)), False,
                                 dir_size(path) if sizes else 0))
     for name in legacy_versions(data_root):
         path = os.path.join(data_root, name)

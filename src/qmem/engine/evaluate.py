@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Callable
 
 from ..base.config import Config
 from ..base.errors import BadInputError
@@ -163,15 +164,17 @@ def evaluate(cfg: Config, cases: list[Case], collections: list[str] | None = Non
     if mode not in MODES:
         raise BadInputError(f"unknown mode {mode!r}: use {', '.join(MODES)}")
     options = SearchOptions(collections=collections, limit=k, snippet_lines=0)
-    run = search
+    run: Callable[[Config, str, SearchOptions], list[Hit]] = search
     if mode != "bm25":
         from . import hybrid
 
         model = hybrid.model_for(cfg, collections)
         vector_run = hybrid.hybrid if mode == "hybrid" else hybrid.vsearch
 
-        def run(cfg_: Config, text: str, opts: SearchOptions) -> list[Hit]:
+        def vector_search(cfg_: Config, text: str, opts: SearchOptions) -> list[Hit]:
             return vector_run(cfg_, text, opts, model)
+
+        run = vector_search
 
     results = [score_case(case, run(cfg, case.query, options), k) for case in cases]
     return EvalReport(k, results)

@@ -49,27 +49,27 @@ class Hit:
     @property
     def shown_lines(self) -> tuple[int, int]:
         """First and last line of what a hit shows: its snippet, or the section without one."""
-        snippet: Snippet = self.snippet  # type: ignore[assignment]
+        snippet: Snippet = self.snippet
         if snippet.lines:
             return snippet.line, snippet.last
-        return self.line_start, self.line_end  # type: ignore[return-value]
+        return self.line_start, self.line_end
 
     @property
     def expired(self) -> bool:
         """From the janitor's archive (only found when a collection's exclude lets it in)."""
-        return is_archived(self.path)  # type: ignore[arg-type]
+        return is_archived(self.path)
 
     @property
     def line(self) -> int:
         """The reported line: the best-matching line of the snippet (the section's first
         body line when nothing is shown)."""
-        snippet: Snippet = self.snippet  # type: ignore[assignment]
+        snippet: Snippet = self.snippet
         if snippet.lines:
             return snippet.best
-        return self.body_line or self.line_start  # type: ignore[return-value]
+        return self.body_line or self.line_start
 
     def to_dict(self, full: bool = False) -> dict[str, object]:
-        snippet: Snippet = self.snippet  # type: ignore[assignment]
+        snippet: Snippet = self.snippet
         out: dict[str, object] = {
             "collection": self.collection,
             "path": self.path,
@@ -79,7 +79,7 @@ class Hit:
             "line": self.line,
             "line_start": self.line_start,
             "line_end": self.line_end,
-            "score": round(self.score, 4),  # type: ignore[arg-type]
+            "score": round(self.score, 4),
             "snippet": snippet.text,
             "snippet_line": snippet.line,
             "date": self.date,

@@ -42,7 +42,7 @@ class Excerpt:
 
     @property
     def text(self) -> str:
-        return "\n".join(self.lines)  # type: ignore[arg-type]
+        return "\n".join(self.lines)
 
     def to_dict(self) -> dict[str, object]:
         out = {name: getattr(self, name) for name in self.__slots__ if name != "lines"}

@@ -14,6 +14,10 @@ from stat import S_ISDIR, S_ISLNK, S_ISREG
 
 from ..base.fsutil import glob_to_regex, is_inside
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # `re` is imported when the patterns are first compiled, not at start-up
+    import re
+
 # Folders no memory lives in; walking them only costs time.
 SKIP_DIRS = {"node_modules", "__pycache__"}
 _GLOB_CHARS = set("*?[")
@@ -68,7 +72,8 @@ class Matcher:
         self.patterns, self.excludes = patterns, exclude
         self.bases = _walk_bases(patterns)
         self._compiled = False
-        self._wanted = self._exclude = None  # re.Pattern | None once compiled
+        self._wanted: re.Pattern[str] | None = None  # set once compiled
+        self._exclude: re.Pattern[str] | None = None
 
     def _compile(self) -> None:
         import re
@@ -95,7 +100,7 @@ class Matcher:
             return False
         if not self._compiled:
             self._compile()
-        return self._exclude.fullmatch(rel_dir + "/") is not None
+        return self._exclude is not None and self._exclude.fullmatch(rel_dir + "/") is not None
 
 
 def _walk_bases(patterns: list[str]) -> list[tuple[str, int | None]]:
@@ -403,7 +408,8 @@ def _scan(matcher: Matcher, real_root: str, known: Known) -> Listing:
                 """Record plain files already stat'ed (one run of `plain_files`)."""
                 if claimed:
                     kept = [i for i, name in enumerate(names) if dir_prefix + name not in claimed]
-                    names, run_rels, stats = ([xs[i] for i in kept] for xs in (names, run_rels, stats))
+                    names, run_rels = [names[i] for i in kept], [run_rels[i] for i in kept]
+                    stats = [stats[i] for i in kept]
                 plain.append((dir_prefix, names))
                 rels.extend(run_rels)
                 sizes.extend(map(_st_size, stats))

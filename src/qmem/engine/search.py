@@ -342,7 +342,7 @@ def _run(cfg: Config, form: query_mod.QueryForm, options: SearchOptions, searche
         hit = build_hit(cfg, doc, score, units, options.snippet_lines, files, weights, weigh=True)
         if hit is None:
             continue
-        snippet: Snippet = hit.snippet  # type: ignore[assignment]
+        snippet: Snippet = hit.snippet
         # a section of one entry is its own best entry, and the index's BM25 (IDF and length
         # over the whole collection, heading included) is the better score of it
         entry = snippet.weight if snippet.entries > 1 else doc["_bm25"]
@@ -381,7 +381,7 @@ def _explain(form: query_mod.QueryForm, hit: Hit, weights: list[float], bm25: fl
              recency_factor: float, entry: float = 0.0) -> dict[str, object]:
     """Why a hit ranks where it does: the units it holds with their weights, the priors,
     the snippet window."""
-    snippet: Snippet = hit.snippet  # type: ignore[assignment]
+    snippet: Snippet = hit.snippet
     units = [*form.should, *form.must]
     matched = {" ".join(units[u].tokens) if len(units[u].tokens) > 1 and not all(len(t) == 1 for t in units[u].tokens)
                else "".join(units[u].tokens): round(weights[u], 3) for u in sorted(snippet.matched) if u < len(weights)}
@@ -418,7 +418,7 @@ def fit_budget(hits: list[Hit], budget: int, limit: int) -> list[Hit]:
     for hit in hits:
         if len(kept) >= limit:
             break
-        snippet: Snippet = hit.snippet  # type: ignore[assignment]
+        snippet: Snippet = hit.snippet
         cost = estimate_tokens(snippet.text) + HIT_OVERHEAD_TOKENS
         if used + cost > budget and snippet.lines:
             row = next((k for k, n in enumerate(snippet.numbers) if n == snippet.best), 0)

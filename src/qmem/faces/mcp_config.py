@@ -48,7 +48,7 @@ def client_config(client: str, config_file: str, workspace: str) -> tuple[str, s
     shape, where = CLIENTS[client]
     entry = server_entry(config_file, workspace)
     if shape == "claude-code":
-        env = [f"-e {shlex.quote(f'{k}={v}')}" for k, v in dict(entry.get("env") or {}).items()]  # type: ignore[arg-type]
+        env = [f"-e {shlex.quote(f'{k}={v}')}" for k, v in dict(entry.get("env") or {}).items()]
         argv = [str(entry["command"]), *entry["args"]]  # type: ignore[misc]
         return " ".join(["claude mcp add", *env, "qmem --", *map(shlex.quote, argv)]), where
     if shape == "openclaw":

@@ -20,7 +20,7 @@ _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
 
 def files(cfg: Config, names: list[str] | None = None) -> list[tuple[str, FileInfo]]:
     """(collection, file) for every file the collections select, by collection then path."""
-    found = []
+    found: list[tuple[str, FileInfo]] = []
     for coll in cfg.select(names):
         if os.path.isdir(coll.path):
             listed, _ = scan(coll.path, coll.patterns, coll.exclude)

@@ -259,7 +259,7 @@ def tree_text(result: TreeResult) -> str:
         rows.append(f"settings: confidence {s['confidence']:g}, pin share {s['pin_share']:g}, root budget "
                     f"{s['root_budget']}, leaf budget {s['leaf_budget']}, auto pin {'on' if s['auto_pin'] else 'off'}, "
                     f"domains {s['domains_mode']}" + (f" ({s['config']})" if s['config'] else ""))
-        for name, words in s["user_domains"].items():  # type: ignore[union-attr]
+        for name, words in s["user_domains"].items():
             rows.append(f"  [tree.domains] {name}: {', '.join(words)}")
     if result.worst_read.get("leaf"):
         share = f" = {result.worst_read['tokens'] / result.tokens_before:.0%} of the flat file" if result.tokens_before else ""

@@ -76,7 +76,7 @@ def boot(ws: Workspace, *, budget: int = DEFAULT_BUDGET, days: int = DEFAULT_DAY
     state = _read(ws, ws.session_state, result)
     logs = [(ws.rel(path), _read(ws, path, result)) for _, path in ws.recent_logs(days, today)]
     if scope == "shared":
-        private = [str(d) for d in (memory_config or {}).get("private_domains", DEFAULT_PRIVATE)]  # type: ignore[union-attr]
+        private = [str(d) for d in (memory_config or {}).get("private_domains", DEFAULT_PRIVATE)]
         l0, left_out = _shared_l0(ws, l0, private, tree_config or {})
         rules = [(path, shared.without_private(text)[0]) for path, text in rules]  # rules stay, minus private lines
         state, gone = shared.without_private(state)

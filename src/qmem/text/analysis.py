@@ -85,7 +85,7 @@ def terms_analyzer() -> tantivy.TextAnalyzer:
     return _terms_analyzer
 
 
-class _TermCache(dict):  # type: ignore[type-arg]
+class _TermCache(dict):
     """word → its index term (or _DROPPED), analyzed the first time a word is met."""
 
     def __missing__(self, word: str) -> str:

@@ -199,7 +199,7 @@ def make_snippet(body: str, body_line: int, units: list[tuple[str, ...]], max_li
         chosen.add(row)
     best_row = max(best_rows, key=lambda r: (sum(weights[u] for u in line_units[r]), -r))
     snippet = _build(lines, spans, sorted(chosen), body_line, best_row, why, weights, best_rows)
-    snippet.weight = best_score if width == RANK_LINES else (sc.scored(RANK_LINES) or [(0.0,)])[0][0]
+    snippet.weight = best_score if width == RANK_LINES else (sc.scored(RANK_LINES) or [(0.0, 0, 0)])[0][0]
     snippet.entries = len(entries)
     snippet.matched = {u for row in line_units for u in row}
     return snippet

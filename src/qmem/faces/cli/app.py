@@ -232,7 +232,7 @@ def status_cmd(
         vectors = _vector_status(cfg, [c.name for c in st.collections])
         if as_json:
             data = st.to_dict()
-            for row in data["collections"]:  # type: ignore[union-attr]
+            for row in data["collections"]:
                 row["vectors"] = vectors.get(row["name"])
             emit(render.to_json(data))
         else:

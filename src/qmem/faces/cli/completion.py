@@ -106,9 +106,9 @@ def fish(spec: dict[str, dict[str, object]]) -> str:
         if s["subs"]:
             inner = " ".join(s["subs"])  # type: ignore[arg-type]
             guard = cond if not parts else f"{cond}; and not __fish_seen_subcommand_from {inner}"
-            for name, text in s["subs"].items():  # type: ignore[union-attr]
+            for name, text in s["subs"].items():
                 lines.append(f"complete -c qmem -f -n {_fish_quote(guard)} -a {name} -d {_fish_quote(text)}")
-        for option in s["options"]:  # type: ignore[union-attr]
+        for option in s["options"]:
             flags = " ".join(f"-s {o[1:]}" if len(o) == 2 else f"-l {o[2:]}" for o in option["opts"])
             extra = " -r" if option["value"] else ""
             if "--collection" in option["opts"]:

@@ -141,7 +141,7 @@ def parse(argv: list[str], table: dict[str, tuple[str, str]],
         except ValueError:
             raise _Fallback(arg) from None
         if kind == "list":
-            values.setdefault(attr, []).append(value)  # type: ignore[union-attr]
+            values.setdefault(attr, []).append(value)
         else:
             values[attr] = value
     return values, positionals

@@ -118,11 +118,11 @@ def _add_quiet(command) -> None:
     command.params.append(TyperOption(param_decls=["--quiet", "-q"], is_flag=True, default=False, help=QUIET_HELP))
     inner = command.callback
 
-    @functools.wraps(inner)  # type: ignore[arg-type]
+    @functools.wraps(inner)
     def quiet_run(*args: object, quiet: bool = False, **kwargs: object) -> object:
         if not quiet or kwargs.get("as_json"):
-            return inner(*args, **kwargs)  # type: ignore[misc]
+            return inner(*args, **kwargs)
         with open(os.devnull, "w", encoding="utf-8") as sink, contextlib.redirect_stdout(sink):
-            return inner(*args, **kwargs)  # type: ignore[misc]
+            return inner(*args, **kwargs)
 
     command.callback = quiet_run

@@ -123,7 +123,7 @@ def heading_text(heading: str) -> str:
 def _in_future(head: str) -> bool:
     """Does the heading's first day (YYYY-MM-DD) lie after today? A coming day is an appointment."""
     found = _ISO_DAY.search(head)
-    return bool(found) and found.group(0).replace("/", "-").replace(".", "-") > time.strftime("%Y-%m-%d")
+    return found is not None and found.group(0).replace("/", "-").replace(".", "-") > time.strftime("%Y-%m-%d")
 
 
 def heading_domain(heading: str) -> str:

@@ -155,7 +155,7 @@ def file_text(path: str) -> str | None:
 
 def files_under(folder: str) -> list[str]:
     """Every file and link under `folder` (links to folders are listed, never followed)."""
-    found = []
+    found: list[str] = []
     for dirpath, dirnames, files in os.walk(folder):
         links = [d for d in dirnames if os.path.islink(os.path.join(dirpath, d))]
         dirnames[:] = sorted(d for d in dirnames if d not in links)

@@ -396,7 +396,8 @@ def stats(ws: Workspace, tree_config: dict[str, object] | None = None) -> TreeRe
     result.tokens_before = estimate_tokens(backup.decode("utf-8", "replace")) if backup else manifest.get("tokens_before", 0)
     result.backup = manifest["backup"]
     result.domains = _domain_rows(scan_branches(ws))
-    indexes, leaves = {}, {}
+    indexes: dict[str, str] = {}
+    leaves: dict[str, str] = {}
     for path in files_under(ws.domains):
         rel = os.path.relpath(path, ws.domains).replace(os.sep, "/")
         if rel.endswith(".md") and not rel.startswith("."):

@@ -92,7 +92,7 @@ def pin_reason(title: str, body: str, tree_config: dict[str, object], table: dic
     for a section holding a secret) read as instructions by `domains.instruction`."""
     if _PIN_TAG.search(title):
         return "tagged [pin]/[P0]"
-    pinned_titles = {str(t).strip().lower() for t in tree_config.get("pinned", []) or []}  # type: ignore[union-attr]
+    pinned_titles = {str(t).strip().lower() for t in tree_config.get("pinned", []) or []}
     if bare_title(title).lower() in pinned_titles:
         return "listed in [tree] pinned"
     if tree_config.get("auto_pin", True) is False or holds_secret:
@@ -104,7 +104,7 @@ def leaf_budget(tree_config: dict[str, object], total_tokens: int) -> int:
     """The most tokens one leaf should hold: `[tree] leaf_budget` (default 1,200), and for a
     smaller file at most LEAF_SHARE of it (never under MIN_LEAF_TOKENS), so that the costliest
     read root → branch → leaf stays a small part of the flat file."""
-    configured = int(tree_config.get("leaf_budget", DEFAULT_LEAF_BUDGET) or DEFAULT_LEAF_BUDGET)  # type: ignore[arg-type]
+    configured = int(tree_config.get("leaf_budget", DEFAULT_LEAF_BUDGET) or DEFAULT_LEAF_BUDGET)
     return min(configured, max(MIN_LEAF_TOKENS, int(total_tokens * LEAF_SHARE)))
 
 

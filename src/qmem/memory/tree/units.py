@@ -111,7 +111,7 @@ def entries(raw: list[str], start: int) -> list[Part]:
     else:
         starts = _block_starts(bare, start, fenced)
     starts = sorted(set(k for k in starts if k < len(bare)))
-    out = []
+    out: list[Part] = []
     for n, begin in enumerate(starts):
         end = starts[n + 1] if n + 1 < len(starts) else len(raw)
         chunk = "".join(raw[begin:end])
