@@ -99,6 +99,21 @@ def test_a_question_in_a_shown_entry_brings_the_entry_that_answers_it():
     assert not any(line.startswith("- [d8t2]") for line in plain.lines)
 
 
+def test_a_query_unit_that_is_a_message_speaker_counts_more_than_one_in_the_text():
+    """In a log of many people's messages, a question that names a person asks about that person's
+    own lines: the name as a speaker outweighs another message that shares the question's other
+    words (the name is in every day of the log, so its weight alone is low)."""
+    body = "\n".join(["- [09:00] 丽丽: 黄姐你新车什么牌子？",
+                      "- [09:40] 阿珍: 今天好累啊",
+                      "- [13:10] 小罗: 提了辆比亚迪的新车"])
+    units, weights = [("小", "罗"), ("牌", "子"), ("车",)], [0.8, 1.0, 0.3]
+    snip = make_snippet(body, 1, units, 1, weights)
+    assert snip.lines == ["- [13:10] 小罗: 提了辆比亚迪的新车"]
+    # the same name inside a message's text counts once
+    said = body.replace("- [13:10] 小罗: 提了辆", "- [13:10] 阿珍: 小罗提了辆")
+    assert make_snippet(said, 1, units, 1, weights).lines == ["- [09:00] 丽丽: 黄姐你新车什么牌子？"]
+
+
 def test_entry_weights_are_the_best_entry_score_and_zero_without_a_match():
     body = "- alpha beta\n- gamma\n"
     (both, n), (one, _) = entry_weights(body, [("alpha",), ("beta",)], [1.0, 1.0]), entry_weights(body, [("gamma",)], [1.0])
