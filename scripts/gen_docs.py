@@ -40,6 +40,7 @@ GROUPS: list[tuple[str, list[tuple[str, str]]]] = [
     ("Semantic search", [("embed", "semantic-search.md"), ("vsearch", "semantic-search.md"),
                          ("query", "semantic-search.md")]),
     ("Agents and shells", [("mcp", "mcp.md"), ("completion", "operations.md")]),
+    ("A shared cluster", [("opensearch", "opensearch.md")]),
 ]
 QMD_GUIDE = "qmd.md"
 

@@ -3,8 +3,7 @@
 With QMEM_OPENSEARCH_URL set (scripts/test-cluster prints one; `source <cluster>/cluster.env`
 also sets the CA and the admin's credentials of a --security cluster) the flow tests run on
 that real cluster, each in indices of its own, deleted at the end. Without it they run on a
-fresh clone of osmem-server, an in-memory OpenSearch-compatible server (whose `pattern`
-tokenizer speaks RE2: the fixture rewrites Java's `\\p{IsHan}` spelling for it only).
+fresh clone of osmem-server, an in-memory OpenSearch-compatible server.
 """
 
 from __future__ import annotations
@@ -55,8 +54,17 @@ class Cluster:
 
     def drop(self) -> None:
         client = self.backend().client
-        client.indices.delete(index=f"{self.index}*", ignore_unavailable=True, expand_wildcards="all")
-        client.indices.delete_index_template(name=f"{self.index}*", ignore=[404])
+        client.indices.delete(index=f"{self.index}-*", ignore_unavailable=True, expand_wildcards="all")
+
+
+@pytest.fixture(autouse=True)
+def fresh_breakers():
+    """Each test starts with the clusters' circuit breakers closed (they live per process)."""
+    from qmem.backends.opensearch import client
+
+    client._BREAKERS.clear()
+    yield
+    client._BREAKERS.clear()
 
 
 @pytest.fixture
@@ -68,8 +76,5 @@ def cluster(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch):
         target.drop()
         return
     pytest.importorskip("osmem_server")
-    from qmem.backends.opensearch import mapping as osm
-
-    monkeypatch.setattr(osm, "TOKEN_PATTERN", osm.TOKEN_PATTERN.replace(r"\p{Is", r"\p{"))
     clone = request.getfixturevalue("osmem_clone")
     yield Cluster(clone.url, False, "qmem")

@@ -41,10 +41,8 @@ def _check(name: str, payload: object) -> None:
     assert path.read_text(encoding="utf-8") == text, f"{path.name} changed; see the module docstring"
 
 
-def test_index_template_is_golden() -> None:
-    settings = osb.Settings(index="qmem", shards=3, replicas=1)
-    _check("index_template", osb.index_template(settings))
-    _check("files_index", osb.files_index_body(settings))
+def test_scope_index_is_golden() -> None:
+    _check("scope_index", osb.scope_index_body(1, 1, "qmem-agent~alice"))
 
 
 @pytest.mark.parametrize("name", sorted(QUERIES))
@@ -52,7 +50,7 @@ def test_compiled_search_is_golden(name: str) -> None:
     text, options, scopes = QUERIES[name]
     form = build_form(text, options)
     body = osb.search_request(form, scopes, 10)
-    _check(f"search_{name}", {"params": {"routing": osb.routing(scopes)}, "body": body})
+    _check(f"search_{name}", {"indices": [osb.layout.alias("qmem", s) for s in sorted(set(scopes))], "body": body})
 
 
 def test_nothing_to_match_sends_nothing() -> None:
@@ -60,12 +58,39 @@ def test_nothing_to_match_sends_nothing() -> None:
     assert osb.search_request(query.parse("anything"), [], 10) is None  # no scope sees nothing
 
 
-def test_every_search_is_filtered_and_routed_by_its_scopes() -> None:
+def test_every_search_is_fenced_to_sections_of_its_scopes() -> None:
     for text, options, scopes in QUERIES.values():
         body = osb.search_request(build_form(text, options), scopes, 5)
         filters = body["query"]["bool"]["filter"]
-        assert {"terms": {"scope": sorted(set(scopes))}} in filters
-        assert osb.routing(scopes).split(",") == sorted(set(scopes))
+        assert {"terms": {"scope": sorted(set(scopes))}} in filters and {"term": {"kind": "section"}} in filters
+        assert body["_source"] == {"excludes": ["body"]}  # the text is read from the file
+
+
+def test_hits_come_only_from_the_configs_own_collections() -> None:
+    """Another scope's collection of the same name never shows its heading over a local file."""
+    form = build_form("wallet", SearchOptions())
+    body = osb.search_request(form, ["agent:alice", "team:infra"], 5, [("agent:alice", "memory"), ("agent:bob", "x")])
+    pairs = body["query"]["bool"]["filter"][-1]
+    assert pairs == {"bool": {"should": [{"bool": {"filter": [{"term": {"scope": "agent:alice"}},
+                                                              {"terms": {"collection": ["memory"]}}]}}],
+                              "minimum_should_match": 1}}
+    assert osb.search_request(form, ["team:infra"], 5, [("agent:alice", "memory")]) is None
+
+
+def test_a_scope_index_name_is_one_to_one_and_cannot_prefix_another() -> None:
+    from qmem.backends.opensearch import layout
+
+    scopes = ["agent:alice", "agent:Alice", "agent.alice", "agent:al", "agent:al-v2", "team:infra", "shared"]
+    names = {layout.alias("qmem", s) for s in scopes}
+    assert len(names) == len(scopes)
+    assert layout.alias("qmem", "team:Infra") == "qmem-team~^infra"
+    for scope in scopes:  # a role's patterns match only its own scope's alias and versions
+        alias, versions = layout.patterns("qmem", scope)
+        others = [layout.concrete("qmem", s, 2) for s in scopes if s != scope] + list(names - {alias})
+        import fnmatch
+
+        assert not [o for o in others if fnmatch.fnmatchcase(o, versions) or o == alias]
+        assert layout.version_of(layout.concrete("qmem", scope, 7)) == 7
 
 
 def test_filters_never_score() -> None:

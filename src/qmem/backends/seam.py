@@ -56,6 +56,10 @@ class Writer(Protocol):
     # process (`engine.parallel`), called as function(collection, path, sections); "" when the
     # backend takes sections only.
     preparer: str
+    # A full refresh or a moved root deletes the collection and adds it again (a local index);
+    # False: the backend is searched meanwhile by others, so it compares files with what it
+    # holds instead and never shows the collection empty.
+    rebuilds_collections: bool
 
     def __enter__(self) -> Writer: ...
 

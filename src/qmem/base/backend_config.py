@@ -35,6 +35,7 @@ BACKEND_KINDS = ("tantivy", "opensearch")
 SEARCH_TYPES = ("dfs_query_then_fetch", "query_then_fetch")
 _ENV_NAME = r"^[A-Za-z_][A-Za-z0-9_]*$"
 _INDEX_NAME = r"^[a-z0-9][a-z0-9_.-]{0,200}$"
+_LOOPBACK = {"127.0.0.1", "localhost", "[::1]"}
 _SECRETS = {"password", "api_key", "apikey", "token", "secret", "key"}
 # key → (check, what it must be)
 _BACKEND_KEYS: dict[str, tuple[object, str]] = {
@@ -43,17 +44,22 @@ _BACKEND_KEYS: dict[str, tuple[object, str]] = {
             "http(s)://host:port, without credentials (they come from the environment)"),
     "index": (lambda v: isinstance(v, str) and re.match(_INDEX_NAME, v) is not None,
               "a lowercase index name: letters, digits, '_', '.', '-'"),
-    "auth": (lambda v: v in ("none", "basic", "api_key"), "one of none, basic, api_key"),
+    "auth": (lambda v: v in ("none", "basic", "api_key", "cert"), "one of none, basic, api_key, cert"),
     "username": (lambda v: isinstance(v, str), "a string"),
     "password_env": (lambda v: isinstance(v, str) and re.match(_ENV_NAME, v) is not None, "an environment variable name"),
     "api_key_env": (lambda v: isinstance(v, str) and re.match(_ENV_NAME, v) is not None, "an environment variable name"),
     "verify_tls": (lambda v: isinstance(v, bool), "true or false"),
     "ca_certs": (lambda v: isinstance(v, str), "a path to a CA bundle"),
+    "client_cert": (lambda v: isinstance(v, str), "a path to a PEM certificate (auth = \"cert\")"),
+    "client_key": (lambda v: isinstance(v, str), "a path to the PEM key of client_cert"),
     "shards": (lambda v: type(v) is int and 1 <= v <= 1024, "a whole number from 1 to 1024"),
     "replicas": (lambda v: type(v) is int and 0 <= v <= 16, "a whole number from 0 to 16"),
     "search_type": (lambda v: v in SEARCH_TYPES, f"one of {', '.join(SEARCH_TYPES)}"),
     "timeout": (lambda v: type(v) in (int, float) and 0 < v <= 3600, "seconds, more than 0"),
     "retries": (lambda v: type(v) is int and 0 <= v <= 20, "a whole number from 0 to 20"),
+    "search_timeout": (lambda v: type(v) in (int, float) and 0 < v <= 600, "seconds, more than 0"),
+    "search_retries": (lambda v: type(v) is int and 0 <= v <= 5, "a whole number from 0 to 5"),
+    "search_deadline": (lambda v: type(v) in (int, float) and 0 < v <= 3600, "seconds, more than 0"),
 }
 
 
@@ -76,6 +82,12 @@ def validated_backend(file: str, raw: object) -> dict[str, object]:
         if out.get("auth") == "basic" and not out.get("username"):
             raise _fail(file, "backend.username", "auth = \"basic\" needs a username (the password comes from "
                         "the environment variable named by password_env)")
+        host = re.sub(r"^https?://([^/:]+|\[[^]]+\]).*$", r"\1", str(out["url"]))
+        if out.get("auth") == "basic" and str(out["url"]).startswith("http://") and host not in _LOOPBACK:
+            raise _fail(file, "backend.url", "auth = \"basic\" over plain http sends the password in the clear "
+                        "to another machine: use https://")
+        if out.get("auth") == "cert" and not (out.get("client_cert") and out.get("client_key")):
+            raise _fail(file, "backend.client_cert", "auth = \"cert\" needs client_cert and client_key (PEM files)")
     elif len(out) > 1:
         extra = sorted(k for k in out if k != "kind")[0]
         raise _fail(file, f"backend.{extra}", "only the opensearch backend takes settings")

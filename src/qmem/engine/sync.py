@@ -234,11 +234,18 @@ def _refresh_collection(
         return result, None, False, False, set()
     old = old or manifests.load(cfg.data_dir, coll.name)
     touched: set[str] = set()
-    if full or old.root != coll.path:
+    if (full or old.root != coll.path) and writer.rebuilds_collections:
         result.full = True
         writer.delete_collection(coll.name)
         touched.update(old.files)  # gone from the index now, whatever the next scan finds
         old_files: dict[str, list] | None = {}
+    elif full or old.root != coll.path:
+        # A shared backend keeps what it holds while this runs (other machines search it):
+        # every file is read again and compared with the hash the backend holds (a first
+        # refresh here, a moved root), or sent again (--full); nothing is deleted first.
+        result.full = True
+        held = writer.known_files(coll.name, old.files if old.root == coll.path else {})
+        old_files = {rel: [-1, 0, "" if full else entry[2], entry[3]] for rel, entry in held.items()}
     else:
         # The stored entries: built only when the scan differs from them, unless the backend
         # has its own say (a cluster's hashes).
@@ -276,7 +283,7 @@ def _refresh_collection(
             result.unchanged += 1
         else:
             todo.append(info)
-    changed = result.full
+    changed = result.full and writer.rebuilds_collections
     unreadable: set[str] = set()
     for done, (info, read) in enumerate(_reads(writer, coll.name, todo, old_files), 1):
         if progress:
@@ -298,7 +305,7 @@ def _refresh_collection(
             result.unchanged += 1
             continue
         if read.prepared is not None:
-            if result.full:  # the collection's sections were all deleted above: none to delete first
+            if result.full and writer.rebuilds_collections:  # all deleted above: none to delete first
                 writer.add_prepared(coll.name, info.rel, read.prepared)
             else:
                 writer.replace_prepared(coll.name, info.rel, read.prepared)

@@ -1,43 +1,48 @@
 """The OpenSearch backend: one cluster shared by many agents and machines.
 
-Two indices: `<index>` holds one document per section (the same fields as the local index
-plus the scope), `<index>-files` one document per file with its content hash, so any
-machine can refresh incrementally against what the cluster holds. Both are routed by
-scope, so one agent's memory lives on one shard and a search that names its scopes asks
-only their shards.
+Layout (`layout`): an index per scope, behind an alias, holding the scope's sections and one
+record per file (its content hash and section count), so any machine refreshes
+incrementally against what the cluster holds. The cluster's index permissions decide who
+reads and who writes each scope (`security` makes the roles); BM25 statistics stay inside
+the scopes a search names. Every document is routed by its file's key.
 
-The analyzer reproduces qmem's tokens with stock parts: a `pattern` tokenizer (each Han,
-Kana or Hangul character alone, every other run of letters, digits and marks as one word),
-`length` (drops what tantivy's remove_long drops), `lowercase`, and `stemmer` with language
-`porter2` (Snowball English; `english` would be the older Porter). The query is compiled
-from the same `QueryForm` as the local one: a term per token, phrases for CJK pairs and the
-boosted whole run, headings at HEADING_WEIGHT, filters as non-scoring `filter` clauses.
+qmem analyzes the text itself and sends its terms, the local index's exact terms, which the
+cluster only splits on spaces (`mapping`); the query is compiled from the same `QueryForm`
+as the local one (`query`).
 
-Writes are buffered and sent in bulk; a failed request or item is retried with back-off,
-never dropped; when the cluster stays unreachable the refresh stops with
-BackendUnavailableError and stores no hash for what it could not finish.
+A commit writes in three steps, each in bulk requests whose failed items are retried,
+never dropped: (1) the record of every file it replaces or deletes, marked unfinished
+(digest "") with how many sections may exist (`high`); (2) the sections, by id (key and
+ordinal), and the deletes of ids past a file's new count; (3) the final records, the last
+request with refresh=wait_for, so the writes are searchable when the commit returns. A
+refresh killed at any point leaves records that make the next one redo exactly the
+unfinished files, whatever they hold by then; no delete_by_query, no forced refresh, no
+template on the refresh path. A search tries briefly (the read policy) and says when its
+answer is partial (`partial`).
 
 This module holds the cluster's verbs by scope (`OpenSearchBackend`) and, on top of them,
-the seam's writer and searcher (`OpenSearchWriter`, `OpenSearchSearcher`) that the engine
-uses; `mapping` holds the analyzer and mappings, `query` the query compiler, `client` the
-settings, the client and the retried requests.
+the writer and searcher that sync and search use; `client` holds the settings, the client
+and the request policies.
 """
 
 from __future__ import annotations
 
+import random
 import time
 
-from ...base.errors import BackendError, QmemError
+from ...base.errors import BackendError, BackendUnavailableError, QmemError
 from ...text.record import body_hash  # noqa: F401 - re-exported (tests compare hashes as osb.body_hash)
-from . import mapping as schema
 from ..seam import StoredFile
+from . import layout
+from . import mapping as schema
 from .client import ClusterTransport, Settings, make_client  # noqa: F401 - re-exported
 from .mapping import (  # noqa: F401 - re-exported for callers and tests of this module
-    ANALYZER, MAX_TOKEN_CHARS, SCHEMA_VERSION, TOKEN_PATTERN, file_key, files_index_body, index_template,
+    ANALYZER, SCHEMA_VERSION, file_doc, file_key, scope_index_body, terms_of,
     section_doc, section_id, stored_fields,
 )
 from .query import (  # noqa: F401 - re-exported for callers and tests of this module
-    collection_query, compile_query, lucene_regex, presence_query, routing, scope_filter, search_request,
+    HIT_SOURCE, MAX_WINDOW, SECTIONS, collection_query, compile_query, lucene_regex, presence_query, scope_filter,
+    search_request,
 )
 
 TYPE_CHECKING = False
@@ -48,162 +53,345 @@ if TYPE_CHECKING:
 
 BULK_ACTIONS = 500
 BULK_BYTES = 5_000_000
-DELETE_BATCH = 200
-HASH_PAGE = 1000  # stored hashes read per request (search_after on path)
+HASH_PAGE = 1000  # file records read per request (search_after on path)
+_RECORD = ["path", "digest", "sections", "high", "origin"]
+
+
+class Held:
+    """What the cluster holds for one file: its record (`high`: how many section ids may
+    exist; `origin`: the host and folder that wrote it)."""
+
+    __slots__ = ("digest", "sections", "high", "origin")
+
+    def __init__(self, digest: str, sections: int, high: int, origin: str) -> None:
+        self.digest = digest
+        self.sections = sections
+        self.high = high
+        self.origin = origin
+
+    @classmethod
+    def of(cls, source: dict) -> Held:
+        sections = int(source.get("sections", 0))
+        return cls(source.get("digest", ""), sections, int(source.get("high", sections)), source.get("origin", ""))
+
+
+class _Op:
+    """One file's pending change: its new sections, or None to delete it."""
+
+    __slots__ = ("scope", "collection", "path", "key", "digest", "sections", "origin", "high")
+
+    def __init__(self, scope: str, collection: str, path: str, digest: str, sections: list | None,
+                 origin: str) -> None:
+        self.scope = scope
+        self.collection = collection
+        self.path = path
+        self.key = file_key(scope, collection, path)
+        self.digest = digest
+        self.sections = sections
+        self.origin = origin
+        self.high = 0
+
+
+def partial_reason(page: dict) -> str | None:
+    """Why a search or count answer does not cover every shard it asked, or None."""
+    shards = page.get("_shards") or {}
+    failed = shards.get("failed") or 0
+    if failed:
+        failures = shards.get("failures") or [{}]
+        reason = (failures[0].get("reason") or {}).get("reason", "") if isinstance(failures[0], dict) else ""
+        return f"{failed} of {shards.get('total', '?')} shards failed" + (f" ({reason})" if reason else "")
+    if page.get("timed_out"):
+        return "the cluster timed out before every shard answered"
+    return None
+
+
+def _result_window(message: str) -> int | None:
+    """The window in OpenSearch's "Result window is too large, from + size must be less than or
+    equal to: [N] but was [M]" refusal, or None for another refusal."""
+    import re
+
+    found = re.search(r"Result window is too large.*?less than or equal to: \[(\d+)\]", message)
+    return int(found.group(1)) if found else None
+
+
+def _dbq_problem(result: dict) -> str | None:
+    """Why a delete_by_query did not delete everything it matched, or None."""
+    if result.get("failures"):
+        first = result["failures"][0]
+        cause = first.get("cause", first) if isinstance(first, dict) else first
+        reason = cause.get("reason", cause) if isinstance(cause, dict) else cause
+        return f"{len(result['failures'])} failure(s): {reason}"
+    if result.get("timed_out"):
+        return "it timed out"
+    if result.get("version_conflicts"):
+        return f"{result['version_conflicts']} document(s) changed meanwhile"
+    return None
 
 
 class OpenSearchBackend(ClusterTransport):
-    """The cluster's verbs, each within one scope (see the module docstring); the seam's
-    writer and searcher below map a config's collections onto them."""
+    """The cluster's verbs, each within one scope (see the module docstring)."""
 
-    def __init__(self, settings: Settings, client=None, sleep=time.sleep) -> None:
-        super().__init__(settings, client, sleep)
-        self._ready = False
-        self._actions: list[tuple[dict, dict | None]] = []
-        self._bytes = 0
-        self._trims: list[tuple[str, str, int]] = []  # (scope, key, first ordinal to drop)
-        self._files: list[tuple[dict, dict | None]] = []  # file records, written last
+    def __init__(self, settings: Settings, client=None, sleep=time.sleep, rand=random.random,  # noqa: ANN001
+                 origin: str = "") -> None:
+        super().__init__(settings, client, sleep, rand)
+        self.origin = origin  # written into file records unless a write names its own
+        self._checked: set[str] = set()  # scopes whose index exists with this schema
+        self._held: dict[tuple[str, str], dict[str, Held]] = {}  # (scope, collection) -> path -> record
+        self._batch: list[_Op] = []
+        self._batch_actions = 0
+        self._batch_bytes = 0
+        self._finals: list[_Op] = []
+        self.partial: str | None = None  # why the last search's answer was incomplete
+
+    def alias(self, scope: str) -> str:
+        return layout.alias(self.settings.index, scope)
+
+    def _aliases(self, scopes: list[str]) -> str:
+        return ",".join(self.alias(s) for s in sorted(set(scopes)))
 
     # -- set-up --------------------------------------------------------------------------
-    def ensure_indices(self) -> None:
-        """Put the template and create both indices when missing; refuse another schema."""
-        if self._ready:
-            return
-        s = self.settings
-        self._call(lambda: self.client.indices.put_index_template(name=s.index, body=index_template(s)))
-        for name, body in ((s.index, None), (s.files_index, files_index_body(s))):
-            if not self._call(lambda: self.client.indices.exists(index=name)):
-                self._call(lambda: self.client.indices.create(index=name, body=body), ok={400})
-            mapping = self._call(lambda: self.client.indices.get_mapping(index=name))
-            meta = next(iter(mapping.values()), {}).get("mappings", {}).get("_meta", {})
+    def ensure_scope(self, scope: str, create: bool = True) -> bool:
+        """The scope's index exists with this schema (created, with its alias, when missing
+        and `create`); False when it is missing and not created. BackendError names another
+        schema, or why the cluster would not create it."""
+        if scope in self._checked:
+            return True
+        name = self.alias(scope)
+        found = self._call(lambda t: self.client.indices.get_mapping(index=name, request_timeout=t), ok={404})
+        if found is None:
+            if not create:
+                return False
+            concrete = layout.concrete(self.settings.index, scope, schema.SCHEMA_VERSION)
+            body = scope_index_body(self.settings.shards, self.settings.replicas, name)
+            try:
+                self._call(lambda t: self.client.indices.create(index=concrete, body=body, request_timeout=t),
+                           ok={(400, "resource_already_exists_exception")})
+            except BackendError as exc:
+                if getattr(exc, "status", 0) == 403:
+                    raise BackendError(f"scope {scope!r} has no index on the cluster and this user may not create "
+                                       "one: an admin applies the deployment (`qmem opensearch setup`)") from None
+                raise
+            found = self._call(lambda t: self.client.indices.get_mapping(index=name, request_timeout=t))
+        for concrete, body in found.items():
+            meta = (body.get("mappings") or {}).get("_meta") or {}
             if meta.get("qmem_schema") != schema.SCHEMA_VERSION:
                 raise BackendError(
-                    f"index {name!r} holds qmem schema {meta.get('qmem_schema')!r}, this qmem writes "
-                    f"{schema.SCHEMA_VERSION}: point backend.index at a new name and refresh with --full"
+                    f"index {concrete!r} of scope {scope!r} holds qmem schema {meta.get('qmem_schema')!r}, this "
+                    f"qmem writes {schema.SCHEMA_VERSION}: migrate it (docs/opensearch.md, \"Schema changes\")"
                 )
-        self._ready = True
+        self._checked.add(scope)
+        return True
 
-    # -- the verbs -----------------------------------------------------------------------
-    def replace_file(self, scope: str, collection: str, path: str, digest: str, sections: list[Section]) -> None:
-        self.ensure_indices()
-        key = file_key(scope, collection, path)
-        for ordinal, s in enumerate(sections):
-            meta = {"index": {"_index": self.settings.index, "_id": section_id(key, ordinal), "routing": scope}}
-            self._queue(meta, section_doc(scope, collection, path, key, ordinal, s))
-        self._trims.append((scope, key, len(sections)))
-        record = {"scope": scope, "collection": collection, "path": path, "digest": digest,
-                  "sections": len(sections)}
-        self._files.append(({"index": {"_index": self.settings.files_index, "_id": key, "routing": scope}}, record))
+    # -- writes --------------------------------------------------------------------------
+    def replace_file(self, scope: str, collection: str, path: str, digest: str, sections: list[Section],
+                     origin: str = "") -> None:
+        """The file's sections become `sections` at the next commit."""
+        self.ensure_scope(scope)
+        self._add(_Op(scope, collection, path, digest, list(sections), origin or self.origin),
+                  sum(len(s.body) + len(s.heading) + 400 for s in sections))
 
     def delete_file(self, scope: str, collection: str, path: str) -> None:
-        self.ensure_indices()
-        key = file_key(scope, collection, path)
-        self._trims.append((scope, key, 0))
-        self._files.append(({"delete": {"_index": self.settings.files_index, "_id": key, "routing": scope}}, None))
+        """Every section of the file goes at the next commit, and its record."""
+        if self.ensure_scope(scope, create=False):
+            self._add(_Op(scope, collection, path, "", None, self.origin), 200)
+
+    def _add(self, op: _Op, size: int) -> None:
+        self._batch.append(op)
+        self._batch_actions += 2 + (len(op.sections) if op.sections else 0)
+        self._batch_bytes += size
+        if self._batch_actions >= BULK_ACTIONS or self._batch_bytes >= BULK_BYTES:
+            self._send_batch()
+
+    def records(self, scope: str, collection: str) -> dict[str, Held]:
+        """path -> the record of each file of the collection, as `stored_hashes` last read it
+        (and this backend's commits since)."""
+        return self._held.get((scope, collection), {})
+
+    def _records_of(self, ops: list[_Op]) -> dict[str, Held]:
+        """key -> the cluster's record of each op's file: from the hashes this refresh read,
+        else one _mget for the rest (a refresh of a few files reads no whole collection)."""
+        out: dict[str, Held] = {}
+        missing: list[_Op] = []
+        for op in ops:
+            known = self._held.get((op.scope, op.collection))
+            if known is None:
+                missing.append(op)
+            elif op.path in known:
+                out[op.key] = known[op.path]
+        if missing:
+            docs = [{"_index": self.alias(op.scope), "_id": op.key, "routing": op.key, "_source": _RECORD}
+                    for op in missing]
+            found = self._call(lambda t: self.client.mget(body={"docs": docs}, request_timeout=t))
+            for doc in found.get("docs", []):
+                if doc.get("error"):
+                    raise BackendError(f"OpenSearch refused to read a file record of {doc.get('_index')}: "
+                                       f"{doc['error'].get('reason', doc['error'])}")
+                if doc.get("found"):
+                    out[doc["_id"]] = Held.of(doc["_source"])
+        return out
+
+    def _record(self, op: _Op, digest: str, sections: int, high: int) -> tuple[dict, dict]:
+        meta = {"index": {"_index": self.alias(op.scope), "_id": op.key, "routing": op.key}}
+        return meta, file_doc(op.scope, op.collection, op.path, op.key, digest, sections, high, op.origin)
+
+    def _send_batch(self) -> None:
+        """Steps 1 and 2 of a commit for the buffered files (see the module docstring)."""
+        if not self._batch:
+            return
+        ops, self._batch = self._batch, []
+        self._batch_actions = self._batch_bytes = 0
+        records = self._records_of(ops)
+        marks = []
+        for op in ops:
+            old = records.get(op.key)
+            new = len(op.sections) if op.sections is not None else 0
+            op.high = max(new, old.sections, old.high) if old else new
+            marks.append(self._record(op, "", old.sections if old else 0, op.high))
+        self._bulk_all(marks)
+        actions: list[tuple[dict, dict | None]] = []
+        for op in ops:
+            index = self.alias(op.scope)
+            sections = op.sections or []
+            for ordinal, s in enumerate(sections):
+                meta = {"index": {"_index": index, "_id": section_id(op.key, ordinal), "routing": op.key}}
+                actions.append((meta, section_doc(op.scope, op.collection, op.path, op.key, ordinal, s)))
+            for ordinal in range(len(sections), op.high):
+                actions.append(({"delete": {"_index": index, "_id": section_id(op.key, ordinal), "routing": op.key}},
+                                None))
+        self._bulk_all(actions)
+        self._finals.extend(ops)
+
+    def _bulk_all(self, actions: list[tuple[dict, dict | None]], refresh: bool = False) -> None:
+        """Send actions in requests of at most BULK_ACTIONS / ~BULK_BYTES; `refresh`: the last
+        request returns once everything is searchable."""
+        start, size = 0, 0
+        for i, (_, doc) in enumerate(actions):
+            size += len(doc.get("body_terms", "")) + 400 if doc else 100
+            if i + 1 - start >= BULK_ACTIONS or size >= BULK_BYTES:
+                self._bulk(actions[start:i + 1], refresh=refresh and i + 1 == len(actions))
+                start, size = i + 1, 0
+        if start < len(actions):
+            self._bulk(actions[start:], refresh=refresh)
+
+    def commit(self) -> None:
+        """Every buffered change lands; with `settings.refresh` it is searchable on return."""
+        self._send_batch()
+        if not self._finals:
+            return
+        ops, self._finals = self._finals, []
+        finals: list[tuple[dict, dict | None]] = []
+        for op in ops:
+            if op.sections is None:
+                finals.append(({"delete": {"_index": self.alias(op.scope), "_id": op.key, "routing": op.key}}, None))
+            else:
+                finals.append(self._record(op, op.digest, len(op.sections), len(op.sections)))
+        self._bulk_all(finals, refresh=self.settings.refresh)
+        for op in ops:
+            known = self._held.get((op.scope, op.collection))
+            if known is None:
+                continue
+            if op.sections is None:
+                known.pop(op.path, None)
+            else:
+                known[op.path] = Held(op.digest, len(op.sections), len(op.sections), op.origin)
 
     def delete_collection(self, scope: str, collection: str) -> None:
-        self.ensure_indices()
-        self._flush()
-        query = {"query": collection_query(scope, collection)}
-        for name in (self.settings.index, self.settings.files_index):
-            self._call(lambda: self.client.delete_by_query(index=name, body=query, routing=scope,
-                                                           conflicts="proceed", refresh=True))
+        """Every section and record of the collection goes (in that scope only), now; searches
+        stop seeing them within the index's refresh interval (agents may not force a refresh)."""
+        self.commit()
+        self._held.pop((scope, collection), None)
+        if not self.ensure_scope(scope, create=False):
+            return
+        index = self.alias(scope)
+        body = {"query": collection_query(scope, collection)}
+        policy = self.settings.write_policy()
+        problem = None
+        for attempt in range(policy.retries + 1):
+            result = self._call(lambda t: self.client.delete_by_query(
+                index=index, body=body, conflicts="proceed", request_timeout=max(t, 120.0)))
+            problem = _dbq_problem(result)
+            if problem is None:
+                return
+            if attempt < policy.retries:
+                self._pause(attempt, policy)
+        raise BackendUnavailableError(f"deleting collection {collection!r} of scope {scope!r} left documents "
+                                      f"behind ({problem}); run it again")
 
+    # -- reads ---------------------------------------------------------------------------
     def stored_hashes(self, scope: str, collection: str) -> dict[str, StoredFile]:
-        self.ensure_indices()
-        out: dict[str, StoredFile] = {}
-        body: dict = {
-            "query": collection_query(scope, collection),
-            "sort": [{"path": "asc"}],
-            "size": HASH_PAGE,
-            "_source": ["path", "digest", "sections"],
-        }
-        while True:
-            page = self._call(lambda: self.client.search(index=self.settings.files_index, body=body, routing=scope))
-            hits = page["hits"]["hits"]
-            for hit in hits:
-                src = hit["_source"]
-                out[src["path"]] = StoredFile(src["digest"], src["sections"])
-            if len(hits) < body["size"]:
-                return out
-            body["search_after"] = hits[-1]["sort"]
+        """path -> what the cluster holds for each file of the collection (all of it: a
+        partial answer raises)."""
+        held: dict[str, Held] = {}
+        if self.ensure_scope(scope, create=False):
+            body: dict = {"query": collection_query(scope, collection, "file"), "sort": [{"path": "asc"}],
+                          "size": HASH_PAGE, "_source": _RECORD}
+            index = self.alias(scope)
+            while True:
+                page = self._call(lambda t: self.client.search(index=index, body=body, request_timeout=t))
+                problem = partial_reason(page)
+                if problem:
+                    raise BackendUnavailableError(f"OpenSearch at {self.settings.url}: reading the hashes of "
+                                                  f"{collection!r}: {problem}; try again")
+                hits = page["hits"]["hits"]
+                for hit in hits:
+                    held[hit["_source"]["path"]] = Held.of(hit["_source"])
+                if len(hits) < body["size"]:
+                    break
+                body["search_after"] = hits[-1]["sort"]
+        self._held[(scope, collection)] = held
+        return {path: StoredFile(h.digest, h.sections) for path, h in held.items()}
 
     def sections(self, scope: str, collection: str) -> list[dict]:
         """The stored fields of every section of one collection of one scope."""
-        body: dict = {
-            "query": collection_query(scope, collection),
-            "sort": [{"key": "asc"}, {"ordinal": "asc"}],
-            "size": HASH_PAGE,
-            "_source": {"excludes": ["body"]},
-        }
+        if not self.ensure_scope(scope, create=False):
+            return []
+        body: dict = {"query": collection_query(scope, collection, "section"),
+                      "sort": [{"key": "asc"}, {"ordinal": "asc"}], "size": HASH_PAGE, "_source": HIT_SOURCE}
         out: list[dict] = []
+        index = self.alias(scope)
         while True:
-            page = self._call(lambda: self.client.search(index=self.settings.index, body=body, routing=scope),
-                              ok={404})
-            hits = page["hits"]["hits"] if page else []
+            page = self._call(lambda t: self.client.search(index=index, body=body, request_timeout=t))
+            hits = page["hits"]["hits"]
             out.extend(stored_fields(hit["_source"]) for hit in hits)
             if len(hits) < body["size"]:
                 return out
             body["search_after"] = hits[-1]["sort"]
 
-    def search(self, form: QueryForm, scopes: list[str], limit: int) -> list[tuple[float, dict]]:
-        body = search_request(form, scopes, limit)
+    def search(self, form: QueryForm, scopes: list[str], limit: int,
+               collections: list[tuple[str, str]] | None = None) -> list[tuple[float, dict]]:
+        """The best `limit` sections (at most MAX_WINDOW) of the scopes' indices; `partial`
+        says when a shard did not answer."""
+        self.partial = None
+        body = search_request(form, scopes, limit, collections)
         if body is None:
             return []
         s = self.settings
-        page = self._call(lambda: self.client.search(index=s.index, body=body, routing=routing(scopes),
-                                                     search_type=s.search_type))
+        index = self._aliases(scopes)
+
+        def ask(t: float) -> dict:
+            return self.client.search(index=index, body=body, search_type=s.search_type, ignore_unavailable=True,
+                                      allow_no_indices=True, request_timeout=t)
+
+        try:
+            page = self._call(ask, policy=s.read_policy())
+        except BackendError as exc:  # an index whose max_result_window an admin set below MAX_WINDOW
+            window = _result_window(str(exc))
+            if window is None or window >= body["size"]:
+                raise
+            body["size"] = window
+            page = self._call(ask, policy=s.read_policy())
+        self.partial = partial_reason(page)
         return [(hit["_score"] or 0.0, stored_fields(hit["_source"])) for hit in page["hits"]["hits"]]
 
     def count(self, query: dict, scopes: list[str]) -> int:
-        """Sections of the scopes matching `query`; -1 when the sections index does not exist."""
-        s = self.settings
-        found = self._call(lambda: self.client.count(index=s.index, body={"query": query}, routing=routing(scopes)),
-                           ok={404})
-        return -1 if found is None else found["count"]
-
-    def commit(self) -> None:
-        """Sections first, then drop the surplus of shrunk and deleted files, then the hashes."""
-        if not (self._actions or self._trims or self._files):
-            return
-        self._flush()
-        index, files_index = self.settings.index, self.settings.files_index
-        if self._trims:
-            # Sections a killed refresh left unrefreshed must be visible to delete_by_query.
-            self._call(lambda: self.client.indices.refresh(index=index))
-            by_scope: dict[str, list[tuple[str, int]]] = {}
-            for scope, key, first in self._trims:
-                by_scope.setdefault(scope, []).append((key, first))
-            for scope, trims in by_scope.items():
-                for start in range(0, len(trims), DELETE_BATCH):
-                    self._delete_surplus(scope, trims[start:start + DELETE_BATCH])
-            self._trims.clear()
-        if self._files:
-            self._bulk(self._files)
-            self._files.clear()
-        if self.settings.refresh:
-            self._call(lambda: self.client.indices.refresh(index=f"{index},{files_index}"))
-
-    # -- plumbing ------------------------------------------------------------------------
-    def _delete_surplus(self, scope: str, trims: list[tuple[str, int]]) -> None:
-        should = [{"bool": {"filter": [{"term": {"key": key}}, {"range": {"ordinal": {"gte": first}}}]}}
-                  for key, first in trims]
-        body = {"query": {"bool": {"filter": [{"term": {"scope": scope}}],
-                                   "should": should, "minimum_should_match": 1}}}
-        self._call(lambda: self.client.delete_by_query(index=self.settings.index, body=body, routing=scope,
-                                                       conflicts="proceed"))
-
-    def _queue(self, meta: dict, doc: dict | None) -> None:
-        self._actions.append((meta, doc))
-        self._bytes += len(doc.get("body", "")) + 400 if doc else 100
-        if len(self._actions) >= BULK_ACTIONS or self._bytes >= BULK_BYTES:
-            self._flush()
-
-    def _flush(self) -> None:
-        if self._actions:
-            self._bulk(self._actions)
-            self._actions.clear()
-            self._bytes = 0
+        """Sections of the scopes' indices matching `query`; -1 when none of them has an index."""
+        index = self._aliases(scopes)
+        found = self._call(lambda t: self.client.count(index=index, body={"query": query}, ignore_unavailable=True,
+                                                       allow_no_indices=True, request_timeout=t),
+                           policy=self.settings.read_policy())
+        if partial_reason(found):
+            self.partial = partial_reason(found)
+        return found["count"] if (found.get("_shards") or {}).get("total", 1) else -1
 
 
 # -- what sync and search hold -------------------------------------------------------------
@@ -218,15 +406,26 @@ def scope_of(cfg: Config, collection: str) -> str:
     return cfg.scope_of(coll) if coll is not None else cfg.scope
 
 
+def origin_of(cfg: Config, collection: str) -> str:
+    """Where a collection is written from: this host and the collection's folder."""
+    import os
+    import socket
+
+    coll = cfg.collections.get(collection)
+    return f"{socket.gethostname()}:{os.path.realpath(coll.path) if coll is not None else ''}"
+
+
 class OpenSearchWriter:
     """The seam's writer on the cluster: each collection's sections go in its scope
     (`scope_of`). The local lock keeps two refreshes of this config apart; the local manifest
-    stays as a cache of file sizes and times, the hashes in the cluster are the truth
-    (`known_files`)."""
+    stays as a cache of file sizes and times, the records in the cluster are the truth
+    (`known_files`). A file another folder wrote (`origin`) that this folder neither has nor
+    ever had is not this refresh's to delete: it is left out (`kept`)."""
 
     created = False  # no local index to build
     manifest_is_truth = False  # the cluster's hashes are
     preparer = ""  # sections go to the cluster as they are: nothing for worker processes to prepare
+    rebuilds_collections = False  # other machines search it meanwhile: compare, never wipe
 
     def __init__(self, cfg: Config, timeout: float, backend: OpenSearchBackend | None = None) -> None:
         from ...base.fsutil import FileLock
@@ -236,6 +435,7 @@ class OpenSearchWriter:
         self.backend = backend or backend_for(cfg)
         self.lock = FileLock(lock_path(cfg.data_dir), timeout)
         self.timeout = timeout
+        self.kept: dict[str, list[str]] = {}  # collection -> paths another folder wrote, left alone
 
     def __enter__(self) -> OpenSearchWriter:
         from ...base.errors import IndexBusyError
@@ -260,10 +460,19 @@ class OpenSearchWriter:
         return []  # a legacy folder holds a local index; the cluster is built from the files
 
     def known_files(self, collection: str, files: dict[str, list]) -> dict[str, list]:
-        stored = self.backend.stored_hashes(self._scope(collection), collection)
+        import os
+
+        scope = self._scope(collection)
+        self.backend.stored_hashes(scope, collection)
+        mine = origin_of(self.cfg, collection)
+        coll = self.cfg.collections.get(collection)
         out: dict[str, list] = {}
-        for path, held in stored.items():
+        for path, held in self.backend.records(scope, collection).items():
             local = files.get(path)
+            if (held.origin and held.origin != mine and local is None and coll is not None
+                    and not os.path.lexists(os.path.join(coll.path, path))):
+                self.kept.setdefault(collection, []).append(path)
+                continue
             if local is not None and local[2] == held.digest and local[3] == held.sections:
                 out[path] = local
             else:  # another machine or an unfinished refresh wrote it: re-hash this file
@@ -271,7 +480,8 @@ class OpenSearchWriter:
         return out
 
     def replace_file(self, collection: str, path: str, sections: list, digest: str) -> None:
-        self.backend.replace_file(self._scope(collection), collection, path, digest, sections)
+        self.backend.replace_file(self._scope(collection), collection, path, digest, sections,
+                                  origin_of(self.cfg, collection))
 
     def replace_prepared(self, collection: str, path: str, prepared: list) -> None:
         raise TypeError("the OpenSearch writer has no preparer: it takes sections (replace_file)")
@@ -295,13 +505,15 @@ class OpenSearchWriter:
 
 
 class OpenSearchSearcher:
-    """The seam's searcher on the cluster: every request names the scopes it may see."""
+    """The seam's searcher on the cluster: the indices of the scopes the config may see, and
+    of those only the collections the config lists (their hits have a file here). A face
+    that keeps it (the MCP server) keeps its client and its connections."""
 
     def __init__(self, cfg: Config, backend: OpenSearchBackend | None = None) -> None:
         self.cfg = cfg
         self._backend = backend
         settings = Settings.from_dict(cfg.backend)
-        self.location = f"OpenSearch index {settings.index!r} at {settings.url}"
+        self.location = f"OpenSearch indices {settings.index}-<scope> at {settings.url}"
 
     @property
     def backend(self) -> OpenSearchBackend:
@@ -310,8 +522,16 @@ class OpenSearchSearcher:
             self._backend = backend_for(self.cfg)
         return self._backend
 
+    def _pairs(self) -> list[tuple[str, str]]:
+        return [(self.cfg.scope_of(c), name) for name, c in self.cfg.collections.items()]
+
+    @property
+    def partial(self) -> str | None:
+        """Why the last search's answer was incomplete (a shard failed or timed out), or None."""
+        return self.backend.partial
+
     def search(self, form: QueryForm, scopes: list[str], limit: int) -> list[tuple[float, dict]]:
-        return self.backend.search(form, scopes, limit)
+        return self.backend.search(form, scopes, limit, self._pairs())
 
     def frequencies(self, units: list[Unit], scopes: list[str]) -> None:
         return None  # no cheap document counts: snippets weigh the query's units alike
@@ -327,11 +547,12 @@ class OpenSearchSearcher:
         return None  # the cluster checks its regexp itself (a refused one is a one-line BackendError)
 
     def health(self, thorough: bool = False) -> tuple[str | None, int]:
-        """One count of what this config's scopes may see: -1 before the first refresh
-        created the index, the error in one line when the cluster refuses or is unreachable
+        """One count of what this config's scopes may see: -1 before any of their indices
+        exists, the error in one line when the cluster refuses or is unreachable
         (the cluster keeps its own checksums: `thorough` asks nothing more)."""
         try:
-            return None, self.backend.count(scope_filter(self.cfg.sees), self.cfg.sees)
+            return None, self.backend.count({"bool": {"filter": [SECTIONS, scope_filter(self.cfg.sees)]}},
+                                            self.cfg.sees)
         except QmemError as exc:  # unreachable, refused, no client or no credentials
             return str(exc), -1
 

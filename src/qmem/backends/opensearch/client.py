@@ -1,11 +1,15 @@
 """Talking to an OpenSearch cluster: where it is and how to log in (`Settings`, from the
-config's [backend] table), the official client built from them, and requests that are retried
-with back-off on connection errors, timeouts, 429 and 5xx. Bulk items that fail for a passing
-reason are sent again, never dropped; what still fails says so in one line.
+config's [backend] table), the official client built from them, and requests made under a
+policy: a search tries briefly (short timeout, one retry, an overall deadline of a few
+seconds), a refresh tries hard (long timeout, several retries); both back off with jitter,
+so a fleet does not retry in step. A circuit breaker per cluster stops a long-lived process
+(the MCP server) from waiting on a cluster that keeps failing. Bulk items that fail for a
+passing reason are sent again, never dropped; what still fails says so in one line.
 """
 
 from __future__ import annotations
 
+import random
 import time
 
 from ...base.errors import BackendError, BackendUnavailableError, ConfigError
@@ -13,34 +17,59 @@ from ...base.errors import BackendError, BackendUnavailableError, ConfigError
 _RETRY_STATUS = {429, 502, 503, 504}
 
 
+class Policy:
+    """How hard one kind of request tries: per-try timeout, retries after the first try,
+    back-off before the first retry (doubled each time up to `cap`, with jitter), and the
+    deadline of the whole request in seconds (0: none)."""
+
+    __slots__ = ("timeout", "retries", "backoff", "cap", "deadline")
+
+    def __init__(self, timeout: float, retries: int, backoff: float, cap: float, deadline: float = 0.0) -> None:
+        self.timeout = timeout
+        self.retries = retries
+        self.backoff = backoff
+        self.cap = cap
+        self.deadline = deadline
+
+
 class Settings:
     """Where the cluster is and how to talk to it; built from the config's [backend] table."""
 
     __slots__ = ("url", "index", "auth", "username", "password_env", "api_key_env", "verify_tls",
-                 "ca_certs", "shards", "replicas", "search_type", "timeout", "retries", "backoff",
-                 "refresh")
+                 "ca_certs", "client_cert", "client_key", "shards", "replicas", "search_type", "timeout",
+                 "retries", "backoff", "refresh", "search_timeout", "search_retries", "search_deadline",
+                 "breaker_failures", "breaker_cooldown")
 
     def __init__(self, url: str = "http://localhost:9200", index: str = "qmem", auth: str = "none",
                  username: str = "", password_env: str = "QMEM_OPENSEARCH_PASSWORD",
                  api_key_env: str = "QMEM_OPENSEARCH_API_KEY", verify_tls: bool = True,
-                 ca_certs: str = "", shards: int = 3, replicas: int = 1,
-                 search_type: str = "dfs_query_then_fetch", timeout: float = 30.0, retries: int = 5,
-                 backoff: float = 0.5, refresh: bool = True) -> None:
+                 ca_certs: str = "", client_cert: str = "", client_key: str = "", shards: int = 1,
+                 replicas: int = 1, search_type: str = "dfs_query_then_fetch", timeout: float = 30.0,
+                 retries: int = 5, backoff: float = 0.5, refresh: bool = True, search_timeout: float = 2.0,
+                 search_retries: int = 1, search_deadline: float = 4.0, breaker_failures: int = 3,
+                 breaker_cooldown: float = 30.0) -> None:
         self.url = url
         self.index = index
-        self.auth = auth  # "none", "basic" (username + password from password_env), "api_key"
+        self.auth = auth  # "none", "basic" (username + password from password_env), "api_key", "cert"
         self.username = username
         self.password_env = password_env
         self.api_key_env = api_key_env
         self.verify_tls = verify_tls
         self.ca_certs = ca_certs
-        self.shards = shards
+        self.client_cert = client_cert  # auth = "cert": a PEM certificate and its key
+        self.client_key = client_key
+        self.shards = shards  # of each scope's index (created by qmem opensearch setup, or a first write)
         self.replicas = replicas
         self.search_type = search_type
-        self.timeout = timeout
+        self.timeout = timeout  # a refresh's requests
         self.retries = retries  # per request, after the first try
-        self.backoff = backoff  # seconds before the first retry, doubled each time (max 8 s)
-        self.refresh = refresh  # refresh the indices after a commit: searchable when it returns
+        self.backoff = backoff  # seconds before the first retry, doubled each time (max 8 s), jittered
+        self.refresh = refresh  # a commit returns once its writes are searchable (refresh=wait_for)
+        self.search_timeout = search_timeout  # a search's requests: brief, once retried, a deadline
+        self.search_retries = search_retries
+        self.search_deadline = search_deadline
+        self.breaker_failures = breaker_failures  # failed requests in a row that open the breaker
+        self.breaker_cooldown = breaker_cooldown  # seconds it stays open before one trial request
 
     @classmethod
     def from_dict(cls, data: dict[str, object]) -> Settings:
@@ -51,8 +80,14 @@ class Settings:
     def files_index(self) -> str:
         return f"{self.index}-files"
 
+    def write_policy(self) -> Policy:
+        return Policy(self.timeout, self.retries, self.backoff, 8.0)
 
-def make_client(settings: Settings):  # opensearchpy.OpenSearch
+    def read_policy(self) -> Policy:
+        return Policy(self.search_timeout, self.search_retries, min(self.backoff, 0.2), 1.0, self.search_deadline)
+
+
+def make_client(settings: Settings):  # noqa: ANN201 - opensearchpy.OpenSearch
     """The official client, with credentials read from the environment at call time."""
     import os
 
@@ -82,32 +117,92 @@ def make_client(settings: Settings):  # opensearchpy.OpenSearch
         if not key:
             raise ConfigError(f"backend.auth = \"api_key\" needs the key in ${settings.api_key_env}")
         kwargs["headers"] = {"Authorization": f"ApiKey {key}"}
+    elif settings.auth == "cert":
+        if not settings.client_cert or not settings.client_key:
+            raise ConfigError("backend.auth = \"cert\" needs backend.client_cert and backend.client_key (PEM files)")
+        kwargs["client_cert"] = settings.client_cert
+        kwargs["client_key"] = settings.client_key
     return OpenSearch(**kwargs)
 
 
-class ClusterTransport:
-    """Requests to the cluster, retried (the base of OpenSearchBackend: `sleep` is injectable
-    so tests run without waiting)."""
+class Breaker:
+    """Consecutive failures of one cluster seen by this process. After `limit` in a row it
+    opens: requests fail at once, naming the last failure, until `cooldown` seconds pass;
+    then one request is let through, and its outcome closes or re-opens it."""
 
-    def __init__(self, settings: Settings, client=None, sleep=time.sleep) -> None:
+    def __init__(self, limit: int, cooldown: float, clock=time.monotonic) -> None:  # noqa: ANN001
+        self.limit = limit
+        self.cooldown = cooldown
+        self.clock = clock
+        self.failures = 0
+        self.opened_at: float | None = None
+        self.last = ""
+
+    def check(self, url: str) -> None:
+        if self.opened_at is None:
+            return
+        waited = self.clock() - self.opened_at
+        if waited < self.cooldown:
+            raise BackendUnavailableError(
+                f"OpenSearch at {url}: {self.failures} requests in a row failed (last: {self.last}); "
+                f"not asking again for {self.cooldown - waited:.0f}s"
+            )
+        self.opened_at = None  # half open: this request is the trial
+
+    def success(self) -> None:
+        self.failures = 0
+        self.opened_at = None
+
+    def failure(self, why: str) -> None:
+        self.failures += 1
+        self.last = why
+        if self.limit and self.failures >= self.limit:
+            self.opened_at = self.clock()
+
+
+_BREAKERS: dict[str, Breaker] = {}
+
+
+def breaker_for(settings: Settings) -> Breaker:
+    """This process's breaker for the cluster at `settings.url` (shared by every client of it)."""
+    found = _BREAKERS.get(settings.url)
+    if found is None:
+        found = _BREAKERS[settings.url] = Breaker(settings.breaker_failures, settings.breaker_cooldown)
+    return found
+
+
+class ClusterTransport:
+    """Requests to the cluster under a policy (the base of OpenSearchBackend: `sleep` and
+    `rand` are injectable so tests run without waiting and back-off is reproducible)."""
+
+    def __init__(self, settings: Settings, client=None, sleep=time.sleep, rand=random.random) -> None:  # noqa: ANN001
         self.settings = settings
         self.client = client if client is not None else make_client(settings)
         self._sleep = sleep
+        self._rand = rand
+        self.breaker = breaker_for(settings)
 
-    def _bulk(self, actions: list[tuple[dict, dict | None]]) -> None:
-        """Send actions; items that failed for a passing reason are sent again, the rest raise."""
+    def _bulk(self, actions: list[tuple[dict, dict | None]], refresh: bool = False) -> None:
+        """Send actions; items that failed for a passing reason are sent again, the rest raise.
+        `refresh`: the request returns once its writes are searchable (refresh=wait_for)."""
         pending = list(actions)
-        for attempt in range(self.settings.retries + 1):
+        policy = self.settings.write_policy()
+        params = {"refresh": "wait_for"} if refresh else {}
+        for attempt in range(policy.retries + 1):
             lines: list[dict] = []
             for meta, doc in pending:
                 lines.append(meta)
                 if doc is not None:
                     lines.append(doc)
-            result = self._call(lambda: self.client.bulk(body=lines))
+            result = self._call(lambda t: self.client.bulk(body=lines, request_timeout=t, **params))
+            items = result.get("items", [])
+            if len(items) != len(pending):
+                raise BackendError(f"OpenSearch at {self.settings.url} answered {len(items)} items for a bulk "
+                                   f"request of {len(pending)}")
             if not result.get("errors"):
                 return
             retry: list[tuple[dict, dict | None]] = []
-            for action, item in zip(pending, result["items"]):
+            for action, item in zip(pending, items):
                 op, outcome = next(iter(item.items()))
                 status = outcome.get("status", 500)
                 if status < 300 or (op == "delete" and status == 404):
@@ -117,45 +212,97 @@ class ClusterTransport:
                     continue
                 error = outcome.get("error", {})
                 reason = error.get("reason", error) if isinstance(error, dict) else error
-                raise BackendError(f"OpenSearch refused a {op} of {outcome.get('_id')}: {status} {reason}")
+                where = f" in {outcome['_index']}" if outcome.get("_index") else ""
+                refused = BackendError(f"OpenSearch refused a {op} of {outcome.get('_id')}{where}: {status} {reason}"
+                                       f"{_hint(status, self.settings)}")
+                refused.status = status  # type: ignore[attr-defined]
+                raise refused
             if not retry:
                 return
             pending = retry
-            if attempt < self.settings.retries:
-                self._pause(attempt)
+            if attempt < policy.retries:
+                self._pause(attempt, policy)
         raise BackendUnavailableError(
             f"OpenSearch at {self.settings.url} kept refusing {len(pending)} bulk item(s) after "
-            f"{self.settings.retries} retries; nothing was lost, run the refresh again"
+            f"{policy.retries} retries; nothing was lost, run the refresh again"
         )
 
-    def _pause(self, attempt: int) -> None:
-        self._sleep(min(self.settings.backoff * (2 ** attempt), 8.0))
+    def _pause(self, attempt: int, policy: Policy, left: float | None = None) -> None:
+        """Back off before retry `attempt + 1`: the doubled delay, between half and all of it
+        (jitter), never past the deadline."""
+        delay = min(policy.backoff * (2 ** attempt), policy.cap) * (0.5 + 0.5 * self._rand())
+        if left is not None:
+            delay = min(delay, max(0.0, left))
+        self._sleep(delay)
 
-    def _call(self, request, ok: set[int] | frozenset = frozenset()):
-        """One request, retried with back-off on connection errors, timeouts, 429 and 5xx."""
+    def _call(self, request, ok: set | frozenset = frozenset(), policy: Policy | None = None):  # noqa: ANN001, ANN202
+        """One request under `policy` (the write policy by default): `request(timeout)` is
+        tried, and retried with back-off on connection errors, timeouts, 429 and 5xx, within
+        the policy's deadline. A status in `ok` (or a (status, error type) pair such as
+        (400, "resource_already_exists_exception")) returns None; another refusal raises
+        BackendError with the cluster's reason and the status as `.status`."""
         from opensearchpy.exceptions import ConnectionError as OSConnectionError
         from opensearchpy.exceptions import TransportError
 
+        policy = policy or self.settings.write_policy()
+        start = time.monotonic()
         last = ""
-        for attempt in range(self.settings.retries + 1):
+        tries = 0
+        for attempt in range(policy.retries + 1):
+            if attempt == 0 or policy.deadline:  # a search stops trying once the breaker opens; a
+                self.breaker.check(self.settings.url)  # refresh rides out its own retries
+            timeout = policy.timeout
+            if policy.deadline:
+                left = policy.deadline - (time.monotonic() - start)
+                if left <= 0.05:
+                    break
+                timeout = min(timeout, left)
+            tries += 1
             try:
-                return request()
-            except OSConnectionError as exc:
-                last = f"cannot reach it ({exc.__class__.__name__})"
+                response = request(timeout)
+            except OSConnectionError as exc:  # ConnectionTimeout is one of these
+                last = f"cannot reach it ({_connection_reason(exc)})"
             except TransportError as exc:
                 status = exc.status_code if isinstance(exc.status_code, int) else 0
-                if status in ok:
+                if status in ok or (status, exc.error) in ok:
+                    self.breaker.success()
                     return None
                 if status not in _RETRY_STATUS and status < 500:
-                    raise BackendError(f"OpenSearch at {self.settings.url}: {status} {exc.error}: "
-                                       f"{_reason(exc)}") from None
+                    self.breaker.success()  # it answered: the cluster is there
+                    refused = BackendError(f"OpenSearch at {self.settings.url}: {status} {exc.error}: "
+                                           f"{_reason(exc)}{_hint(status, self.settings)}")
+                    refused.status = status  # type: ignore[attr-defined]
+                    raise refused from None
                 last = f"{status} {exc.error}"
-            if attempt < self.settings.retries:
-                self._pause(attempt)
+            else:
+                self.breaker.success()
+                return response
+            self.breaker.failure(last)
+            if attempt < policy.retries:
+                left_now = policy.deadline - (time.monotonic() - start) if policy.deadline else None
+                self._pause(attempt, policy, left_now)
+        within = f" within {policy.deadline:g}s" if policy.deadline else ""
         raise BackendUnavailableError(
-            f"OpenSearch at {self.settings.url}: {last}, still after {self.settings.retries} retries; "
+            f"OpenSearch at {self.settings.url}: {last or 'no answer'}, after {tries} tries{within}; "
             "what was not finished is redone by the next refresh"
         )
+
+
+def _connection_reason(exc: Exception) -> str:
+    name = exc.__class__.__name__
+    return "timed out" if name == "ConnectionTimeout" else name
+
+
+def _hint(status: int, settings: Settings) -> str:
+    """What a refusal most likely means for a qmem user, appended to the cluster's reason."""
+    if status == 401:
+        if settings.auth == "api_key":
+            return " (API keys need OpenSearch 3.7 or later; on 2.x use auth = \"basic\" or \"cert\")"
+        return " (the cluster did not accept these credentials)"
+    if status == 403:
+        return (" (this user may not do that: a scope it may not read in [scopes] see, or a collection "
+                "written into a scope it does not own; see `qmem opensearch setup`)")
+    return ""
 
 
 def _reason(exc: Exception) -> str:
@@ -163,5 +310,10 @@ def _reason(exc: Exception) -> str:
     if isinstance(info, dict):
         error = info.get("error")
         if isinstance(error, dict):
+            cause = error.get("root_cause")
+            if isinstance(cause, list) and cause and isinstance(cause[0], dict) and cause[0].get("reason"):
+                return str(cause[0]["reason"])
             return str(error.get("reason", error))
+        if isinstance(error, str):
+            return error
     return str(getattr(exc, "error", exc))

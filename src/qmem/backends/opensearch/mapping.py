@@ -1,62 +1,64 @@
 """What the OpenSearch cluster is told and what it holds: the analyzer that reproduces qmem's
-tokens, the strict mappings of both indices (sections, and one record per file with its hash),
-the template, and a section as a document (its deterministic id and signed hash) and back.
+tokens, the strict mapping of a scope's index (its sections, and one record per file with its
+hash), and a section or a file record as a document (deterministic ids) and back.
 """
 
 from __future__ import annotations
 
 import xxhash
 
+from ...text.analysis import TERM_LIMIT, heading_terms, index_terms
 from ...text.record import body_hash
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ...text.markdown import Section
-    from .client import Settings
 
-SCHEMA_VERSION = 1
-ANALYZER = "qmem_v1"
-# Java regex (what OpenSearch runs). A token is one CJK character, or a run of anything
-# that is not punctuation, a symbol, a separator, an "other" (control, format, unassigned)
-# or CJK: the same set as tantivy's `[\p{L}\p{N}\p{M}--CJK]+` because the general categories
-# partition Unicode.
-_CJK_JAVA = r"\p{IsHan}\p{IsHiragana}\p{IsKatakana}\p{IsHangul}"
-TOKEN_PATTERN = rf"[{_CJK_JAVA}]|[^\p{{P}}\p{{S}}\p{{Z}}\p{{C}}{_CJK_JAVA}]+"
-# tantivy's remove_long(256) keeps tokens under 256 UTF-8 bytes; Lucene counts UTF-16 units.
-MAX_TOKEN_CHARS = 255
+SCHEMA_VERSION = 2  # 2: an index per scope, file records beside the sections, routing by file
+ANALYZER = "qmem_terms"
 _U64 = 1 << 64
 
 
 def analysis_settings() -> dict:
-    return {
-        "tokenizer": {"qmem_tokens": {"type": "pattern", "pattern": TOKEN_PATTERN, "group": 0}},
-        "filter": {
-            "qmem_max_length": {"type": "length", "min": 0, "max": MAX_TOKEN_CHARS},
-            "qmem_porter2": {"type": "stemmer", "language": "porter2"},
-        },
-        "analyzer": {
-            ANALYZER: {
-                "type": "custom",
-                "tokenizer": "qmem_tokens",
-                "filter": ["qmem_max_length", "lowercase", "qmem_porter2"],
-            },
-        },
-    }
+    """The fields' analyzer: split qmem's own index terms on spaces, nothing else.
+
+    qmem analyzes the text itself (`text.analysis.index_terms`, the local index's exact
+    terms) and sends the terms: the cluster never tokenizes or stems. A stock chain (a
+    `pattern` tokenizer, `lowercase`, the `porter2` stemmer) came close but not exactly:
+    Lucene 9's Snowball English stems `organization` to `organ` where qmem says `organiz`,
+    so a search for it found nothing on the cluster (shown on the real engine); and the
+    JDK's Unicode tables would have decided what a letter is."""
+    return {"analyzer": {ANALYZER: {"type": "custom", "tokenizer": "whitespace", "filter": []}}}
 
 
-def section_mappings() -> dict:
+def terms_of(text: str) -> str:
+    """What a searched field holds: `index_terms`, less the terms the local index drops as
+    too long (its field analyzer's remove_long)."""
+    terms = index_terms(text)
+    if any(len(t) * 4 >= TERM_LIMIT for t in terms.split()):
+        terms = " ".join(t for t in terms.split() if len(t.encode("utf-8")) < TERM_LIMIT)
+    return terms
+
+
+def scope_mappings() -> dict:
+    """One scope's index holds its sections (`kind` "section") and one record per file
+    (`kind` "file": the content hash, the section count, and where it was written from).
+    Every document is routed by its file's key (`_routing` required): a file's sections and
+    record share a shard, and a write without routing is refused instead of going astray."""
     keyword = {"type": "keyword"}
     text = {"type": "text", "analyzer": ANALYZER}
     stored_int = {"type": "integer", "index": False}
     return _strict({
+        "kind": keyword,
         "scope": keyword,
         "collection": keyword,
         "path": keyword,
-        "key": keyword,  # scope, collection and path: the delete key of a file's sections
+        "key": keyword,  # collection and path: the routing and the id stem of a file's documents
         "ordinal": {"type": "integer"},
         "anchor": keyword,
-        "heading": text,
-        "body": text,
+        "heading": {"type": "keyword", "index": False, "doc_values": False},  # shown, not searched
+        "heading_terms": text,  # qmem's terms of the heading, then of the body (`terms_of`)
+        "body_terms": text,
         "body_hash": {"type": "long", "index": False},
         "types": keyword,
         "line_start": stored_int,
@@ -65,50 +67,37 @@ def section_mappings() -> dict:
         "date": {"type": "integer"},
         "expires": {"type": "integer"},
         "priority": {"type": "integer"},
-    })
-
-
-def files_mappings() -> dict:
-    keyword = {"type": "keyword"}
-    return _strict({
-        "scope": keyword,
-        "collection": keyword,
-        "path": keyword,
+        # file records
         "digest": {"type": "keyword", "index": False},
-        "sections": {"type": "integer", "index": False},
+        "sections": stored_int,
+        "high": stored_int,  # sections ids up to this may exist (written before the record)
+        "origin": keyword,  # host and folder of the writer: only it deletes files it never saw here
     })
 
 
 def _strict(properties: dict) -> dict:
-    """Mappings that refuse unknown fields and carry the schema version."""
-    return {"dynamic": "strict", "_meta": {"qmem_schema": SCHEMA_VERSION}, "properties": properties}
+    """Mappings that refuse unknown fields, need routing, and carry the schema version."""
+    return {"dynamic": "strict", "_routing": {"required": True}, "_meta": {"qmem_schema": SCHEMA_VERSION},
+            "properties": properties}
 
 
-def index_template(settings: Settings) -> dict:
-    """The composable template for the sections index (`PUT _index_template/<index>`)."""
+def scope_index_body(shards: int, replicas: int, alias: str) -> dict:
+    """`PUT <prefix>-<scope>+v<schema>`: settings, mappings and the scope's alias (no template:
+    nothing is put on the cluster-manager for each write, and no agent needs that privilege)."""
     return {
-        "index_patterns": [settings.index],
-        "priority": 100,
-        "template": {
-            "settings": {
-                "number_of_shards": settings.shards,
-                "number_of_replicas": settings.replicas,
-                "analysis": analysis_settings(),
-            },
-            "mappings": section_mappings(),
+        "settings": {
+            "number_of_shards": shards,
+            "number_of_replicas": replicas,
+            "analysis": analysis_settings(),
         },
-        "_meta": {"qmem_schema": SCHEMA_VERSION},
-    }
-
-
-def files_index_body(settings: Settings) -> dict:
-    return {
-        "settings": {"number_of_shards": settings.shards, "number_of_replicas": settings.replicas},
-        "mappings": files_mappings(),
+        "mappings": scope_mappings(),
+        "aliases": {alias: {"is_write_index": True}},
     }
 
 
 def file_key(scope: str, collection: str, path: str) -> str:
+    """A file's documents' id stem and routing: unique across scopes, so ids never collide
+    even where one index were to hold several scopes."""
     return xxhash.xxh3_128_hexdigest(f"{scope}\x1f{collection}\x1f{path}".encode("utf-8"))
 
 
@@ -120,6 +109,7 @@ def section_id(key: str, ordinal: int) -> str:
 def section_doc(scope: str, collection: str, path: str, key: str, ordinal: int, s: Section) -> dict:
     digest = body_hash(s.body)
     return {
+        "kind": "section",
         "scope": scope,
         "collection": collection,
         "path": path,
@@ -127,7 +117,8 @@ def section_doc(scope: str, collection: str, path: str, key: str, ordinal: int, 
         "ordinal": ordinal,
         "anchor": s.anchor,
         "heading": s.heading,
-        "body": s.body,
+        "heading_terms": heading_terms(s.heading),
+        "body_terms": terms_of(s.body),
         "body_hash": digest - _U64 if digest >= _U64 >> 1 else digest,  # a signed long
         "types": list(s.types),
         "line_start": s.line_start,
@@ -139,9 +130,18 @@ def section_doc(scope: str, collection: str, path: str, key: str, ordinal: int, 
     }
 
 
+def file_doc(scope: str, collection: str, path: str, key: str, digest: str, sections: int, high: int,
+             origin: str) -> dict:
+    """A file's record: its content hash ("" while its sections are being replaced) and how
+    many sections it has (`high`: how many may exist, counting a replacement under way)."""
+    return {"kind": "file", "scope": scope, "collection": collection, "path": path, "key": key,
+            "digest": digest, "sections": sections, "high": high, "origin": origin}
+
+
 def stored_fields(source: dict) -> dict:
     """A hit's _source in the shape the local index returns: field → list of values."""
-    out = {name: (value if isinstance(value, list) else [value]) for name, value in source.items()}
+    out = {name: (value if isinstance(value, list) else [value]) for name, value in source.items()
+           if not name.endswith("_terms")}
     if "body_hash" in out:
         out["body_hash"] = [h % _U64 for h in out["body_hash"]]
     out.setdefault("types", [])

@@ -1,6 +1,8 @@
 """The one place a `QueryForm` becomes OpenSearch's query DSL: a term per token, phrases for
 CJK pairs and the boosted whole run, headings at HEADING_WEIGHT, scopes and filters as
-non-scoring `filter` clauses; plus the few other queries the backend sends.
+non-scoring `filter` clauses; plus the few other queries the backend sends. Which indices a
+request names (one per scope, see `layout`) is the backend's business: the cluster enforces
+that, the scope filter here is a second fence.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ if TYPE_CHECKING:
 
 def _unit(field: str, toks: tuple[str, ...], boost: float = 1.0) -> dict:
     """One token: a `term` (no analysis: it is already a token). Several: a phrase of exactly
-    those tokens (the whitespace analyzer splits them back without changing them)."""
+    those tokens (the fields' whitespace analyzer splits them back without changing them)."""
     if len(toks) == 1:
         body: dict = {"value": toks[0]}
         kind = "term"
@@ -27,7 +29,7 @@ def _unit(field: str, toks: tuple[str, ...], boost: float = 1.0) -> dict:
 
 
 def _either_field(toks: tuple[str, ...], boost: float) -> dict:
-    both: dict = {"should": [_unit("body", toks), _unit("heading", toks, HEADING_WEIGHT)]}
+    both: dict = {"should": [_unit("body_terms", toks), _unit("heading_terms", toks, HEADING_WEIGHT)]}
     if boost != 1.0:
         both["boost"] = boost
     return {"bool": both}
@@ -54,10 +56,17 @@ def lucene_regex(regex: str) -> str:
     return "".join(out)
 
 
-def compile_query(form: QueryForm, scopes: list[str]) -> dict | None:
-    """The one place a QueryForm becomes OpenSearch's query DSL; None when nothing can match."""
+def compile_query(form: QueryForm, scopes: list[str],
+                  collections: list[tuple[str, str]] | None = None) -> dict | None:
+    """The one place a QueryForm becomes OpenSearch's query DSL; None when nothing can match.
+    `collections`: the (scope, collection) pairs a hit may come from (the config's own; a hit
+    of another scope's same-named collection would show its heading over a local file)."""
     if not scopes:
         return None
+    if collections is not None:
+        collections = [(s, c) for s, c in collections if s in scopes]
+        if not collections:
+            return None
     must: list[dict] = []
     should = [_either_field(u.tokens, u.boost) for u in form.should]
     if should:
@@ -69,8 +78,10 @@ def compile_query(form: QueryForm, scopes: list[str]) -> dict | None:
         must.append({"match_all": {}})
     must_not: list[dict] = []
     for toks in form.must_not:
-        must_not += [_unit("body", toks), _unit("heading", toks)]
-    filters: list[dict] = [scope_filter(scopes)]
+        must_not += [_unit("body_terms", toks), _unit("heading_terms", toks)]
+    filters: list[dict] = [SECTIONS, scope_filter(scopes)]
+    if collections is not None:
+        filters.append(pairs_filter(collections))
     if form.collections:
         filters.append({"terms": {"collection": list(form.collections)}})
     if form.types:
@@ -85,16 +96,31 @@ def compile_query(form: QueryForm, scopes: list[str]) -> dict | None:
     return {"bool": out}
 
 
-def search_request(form: QueryForm, scopes: list[str], limit: int) -> dict | None:
-    """The body of `POST <index>/_search` (routing and search_type go in the URL)."""
-    query = compile_query(form, scopes)
+# The most hits one request returns: OpenSearch refuses from + size above an index's
+# `index.max_result_window` (10,000 unless an admin raised it on every scope's index).
+MAX_WINDOW = 10_000
+SECTIONS = {"term": {"kind": "section"}}  # a scope's index also holds its file records
+# What a hit brings back: its stored fields, not the terms (the snippet is read from the file).
+HIT_SOURCE = {"excludes": ["heading_terms", "body_terms"]}
+
+
+def search_request(form: QueryForm, scopes: list[str], limit: int,
+                   collections: list[tuple[str, str]] | None = None) -> dict | None:
+    """The body of `POST <aliases>/_search` (search_type goes in the URL)."""
+    query = compile_query(form, scopes, collections)
     if query is None:
         return None
-    return {"query": query, "size": limit, "track_total_hits": False}
+    return {"query": query, "size": min(limit, MAX_WINDOW), "track_total_hits": False, "_source": HIT_SOURCE}
 
 
-def routing(scopes: list[str]) -> str:
-    return ",".join(sorted(set(scopes)))
+def pairs_filter(collections: list[tuple[str, str]]) -> dict:
+    """Sections of these (scope, collection) pairs only."""
+    by_scope: dict[str, list[str]] = {}
+    for scope, name in collections:
+        by_scope.setdefault(scope, []).append(name)
+    should = [{"bool": {"filter": [{"term": {"scope": scope}}, {"terms": {"collection": sorted(set(names))}}]}}
+              for scope, names in sorted(by_scope.items())]
+    return {"bool": {"should": should, "minimum_should_match": 1}}
 
 
 def scope_filter(scopes: list[str]) -> dict:
@@ -102,12 +128,15 @@ def scope_filter(scopes: list[str]) -> dict:
     return {"terms": {"scope": sorted(set(scopes))}}
 
 
-def collection_query(scope: str, collection: str) -> dict:
-    """One collection of one scope (its sections or its file records), without scoring."""
-    return {"bool": {"filter": [{"term": {"scope": scope}}, {"term": {"collection": collection}}]}}
+def collection_query(scope: str, collection: str, kind: str | None = None) -> dict:
+    """One collection of one scope (its sections, its file records, or both), without scoring."""
+    filters: list[dict] = [{"term": {"scope": scope}}, {"term": {"collection": collection}}]
+    if kind:
+        filters.append({"term": {"kind": kind}})
+    return {"bool": {"filter": filters}}
 
 
 def presence_query(tokens: tuple[str, ...], scopes: list[str]) -> dict:
     """Sections of the scopes holding the unit `tokens` in their body or heading."""
-    return {"bool": {"should": [_unit("body", tokens), _unit("heading", tokens)], "minimum_should_match": 1,
-                     "filter": [scope_filter(scopes)]}}
+    return {"bool": {"should": [_unit("body_terms", tokens), _unit("heading_terms", tokens)], "minimum_should_match": 1,
+                     "filter": [SECTIONS, scope_filter(scopes)]}}

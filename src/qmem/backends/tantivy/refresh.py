@@ -15,6 +15,7 @@ class TantivyWriter(Writer):
     manifest_is_truth = True  # written after each commit: it is what the index holds
     # sections a worker process made ready (`engine.parallel`), for `add_prepared`
     preparer = "qmem.backends.tantivy.index:prepare"
+    rebuilds_collections = True  # --full and a moved root: delete the collection, add it again
 
     def health(self) -> tuple[str | None, int]:
         return inspect(self.data_dir)

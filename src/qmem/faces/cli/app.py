@@ -12,7 +12,7 @@ from typing import Annotated, Optional
 import typer
 
 from ... import __version__
-from . import collection_cmds, completion, doctor_cmd, memory_cmds, tree_cmds, vector_cmds
+from . import collection_cmds, completion, doctor_cmd, memory_cmds, opensearch_cmds, tree_cmds, vector_cmds
 from .common import (
     GetArgs, IndexArgs, SearchArgs, emit, err, pick_format, run_get, run_index, run_search, warn_refresh,
 )
@@ -29,6 +29,7 @@ app = typer.Typer(
 )
 app.add_typer(collection_cmds.collection_app, name="collection")
 app.add_typer(tree_cmds.tree_app, name="tree")
+app.add_typer(opensearch_cmds.opensearch_app, name="opensearch")
 
 
 def _version(value: bool) -> None:
