@@ -63,7 +63,7 @@ def test_every_search_is_fenced_to_sections_of_its_scopes() -> None:
         body = osb.search_request(build_form(text, options), scopes, 5)
         filters = body["query"]["bool"]["filter"]
         assert {"terms": {"scope": sorted(set(scopes))}} in filters and {"term": {"kind": "section"}} in filters
-        assert body["_source"] == {"excludes": ["body"]}  # the text is read from the file
+        assert body["_source"] == {"excludes": ["heading_terms", "body_terms"]}  # the text is read from the file
 
 
 def test_hits_come_only_from_the_configs_own_collections() -> None:
