@@ -326,9 +326,11 @@ class StubClient:
     def __init__(self, failures: list[dict[int, int]]) -> None:
         self.failures = failures
         self.sent: list[list[dict]] = []
+        self.params: list[dict] = []
 
     def bulk(self, body, **params):
         self.sent.append(body)
+        self.params.append(params)
         metas = [line for line in body if set(line) & {"index", "delete"}]
         fail = self.failures.pop(0) if self.failures else {}
         items = []
@@ -366,6 +368,19 @@ def test_items_refused_for_good_raise_and_exhausted_retries_say_so():
     with pytest.raises(BackendUnavailableError, match="1 bulk item"):
         backend._bulk(_actions(2))
     assert len(always.sent) == 3
+
+
+def test_every_request_of_a_searchable_commit_waits_for_its_refresh(monkeypatch):
+    """refresh=wait_for waits only for the shards its request wrote to: a commit whose final
+    records take several requests puts it on each (it was on the last one only)."""
+    monkeypatch.setattr(osb, "BULK_ACTIONS", 2)
+    stub = StubClient([])
+    backend = osb.OpenSearchBackend(osb.Settings(), client=stub, sleep=lambda _s: None)
+    backend._bulk_all(_actions(5), refresh=True)
+    assert [len([line for line in body if "index" in line]) for body in stub.sent] == [2, 2, 1]
+    assert [p.get("refresh") for p in stub.params] == ["wait_for"] * 3
+    backend._bulk_all(_actions(3))
+    assert [p.get("refresh") for p in stub.params[3:]] == [None, None]
 
 
 def test_credentials_come_from_the_environment(monkeypatch):

@@ -174,15 +174,19 @@ def test_multi_shard_idf_dfs_scores_as_one_index(cluster, tmp_path):
     assert max(abs(qtf[p] - dfs[p]) for p in dfs) > 0.05  # per-shard statistics do differ
 
 
-def test_a_commit_is_searchable_when_it_returns_and_nothing_old_shows(cluster, tmp_path):
-    """refresh=wait_for on the last request: another client sees every new section and none of
-    a shrunk file's old ones the moment the commit returns (no forced refresh was sent)."""
+def test_a_commit_is_searchable_when_it_returns_and_nothing_old_shows(cluster, tmp_path, monkeypatch):
+    """refresh=wait_for on every request of the final records (several here, on 2 shards):
+    another client sees every new section and record and none of a shrunk file's old ones
+    the moment the commit returns (no forced refresh was sent)."""
+    monkeypatch.setattr(osb, "BULK_ACTIONS", 4)
+    monkeypatch.setattr(osb, "BULK_RECORDS", 4, raising=False)
     writer, reader = cluster.backend(shards=2), cluster.backend(shards=2)
     root = tmp_path / "ws"
     (root / "memory").mkdir(parents=True)
     for n in range(30):
         (root / "memory" / f"t{n}.md").write_text(f"# T{n}\n\nokapi {n}\n\n## More\n\nokapi more {n}\n", encoding="utf-8")
     push(writer, "agent:alice", "main", root)
+    assert reader.stored_hashes("agent:alice", "main") == expected_state(root)
     assert section_count(reader, "agent:alice", "main") == 60
     assert len(reader.search(query.parse("okapi"), ["agent:alice"], 100)) == 60
     for n in range(30):
@@ -191,6 +195,10 @@ def test_a_commit_is_searchable_when_it_returns_and_nothing_old_shows(cluster, t
     assert reader.search(query.parse("okapi"), ["agent:alice"], 100) == []
     assert len(reader.search(query.parse("quokka"), ["agent:alice"], 100)) == 30
     assert section_count(reader, "agent:alice", "main") == 30
+    assert reader.stored_hashes("agent:alice", "main") == expected_state(root)
+    writer.delete_collection("agent:alice", "main")  # gone for every reader when it returns
+    assert reader.stored_hashes("agent:alice", "main") == {}
+    assert section_count(reader, "agent:alice", "main") == 0
 
 
 def test_more_results_than_the_result_window_allows(cluster, tmp_path):

@@ -53,6 +53,7 @@ if TYPE_CHECKING:
 
 BULK_ACTIONS = 500
 BULK_BYTES = 5_000_000
+BULK_RECORDS = 5000  # final file records per request (small, and each request waits for a refresh)
 HASH_PAGE = 1000  # file records read per request (search_after on path)
 _RECORD = ["path", "digest", "sections", "high", "origin"]
 
@@ -261,14 +262,20 @@ class OpenSearchBackend(ClusterTransport):
         self._bulk_all(actions)
         self._finals.extend(ops)
 
-    def _bulk_all(self, actions: list[tuple[dict, dict | None]], refresh: bool = False) -> None:
-        """Send actions in requests of at most BULK_ACTIONS / ~BULK_BYTES; `refresh`: the last
-        request returns once everything is searchable."""
+    def _bulk_all(self, actions: list[tuple[dict, dict | None]], refresh: bool = False,
+                  limit: int = 0) -> None:
+        """Send actions in requests of at most `limit` (BULK_ACTIONS) actions / ~BULK_BYTES.
+        `refresh`: each request returns once its writes are searchable. refresh=wait_for
+        waits only for the shards its own request wrote to, so it is on every request: on
+        the last one alone, the records a shard took in an earlier request stayed unseen
+        after the commit returned (seen on a 2-shard index: a file's unfinished mark
+        searchable, its final record not)."""
+        limit = limit or BULK_ACTIONS
         start, size = 0, 0
         for i, (_, doc) in enumerate(actions):
             size += len(doc.get("body_terms", "")) + 400 if doc else 100
-            if i + 1 - start >= BULK_ACTIONS or size >= BULK_BYTES:
-                self._bulk(actions[start:i + 1], refresh=refresh and i + 1 == len(actions))
+            if i + 1 - start >= limit or size >= BULK_BYTES:
+                self._bulk(actions[start:i + 1], refresh=refresh)
                 start, size = i + 1, 0
         if start < len(actions):
             self._bulk(actions[start:], refresh=refresh)
@@ -285,7 +292,7 @@ class OpenSearchBackend(ClusterTransport):
                 finals.append(({"delete": {"_index": self.alias(op.scope), "_id": op.key, "routing": op.key}}, None))
             else:
                 finals.append(self._record(op, op.digest, len(op.sections), len(op.sections)))
-        self._bulk_all(finals, refresh=self.settings.refresh)
+        self._bulk_all(finals, refresh=self.settings.refresh, limit=BULK_RECORDS)
         for op in ops:
             known = self._held.get((op.scope, op.collection))
             if known is None:
@@ -296,12 +303,20 @@ class OpenSearchBackend(ClusterTransport):
                 known[op.path] = Held(op.digest, len(op.sections), len(op.sections), op.origin)
 
     def delete_collection(self, scope: str, collection: str) -> None:
-        """Every section and record of the collection goes (in that scope only), now; searches
-        stop seeing them within the index's refresh interval (agents may not force a refresh)."""
+        """Every section and record of the collection goes (in that scope only), searchable
+        as gone when this returns: each file by its record (the ids it may hold, with
+        refresh=wait_for, as a commit deletes a file), then a delete_by_query for anything
+        no record covered (agents may not force a refresh, and a delete_by_query's deletes
+        stayed visible until the next scheduled one)."""
+        self.commit()
+        if not self.ensure_scope(scope, create=False):
+            self._held.pop((scope, collection), None)
+            return
+        self.stored_hashes(scope, collection)
+        for path in list(self.records(scope, collection)):
+            self.delete_file(scope, collection, path)
         self.commit()
         self._held.pop((scope, collection), None)
-        if not self.ensure_scope(scope, create=False):
-            return
         index = self.alias(scope)
         body = {"query": collection_query(scope, collection)}
         policy = self.settings.write_policy()
