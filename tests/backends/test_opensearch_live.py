@@ -252,3 +252,30 @@ def test_scifact_ranks_on_the_cluster_as_on_the_local_index(live, tmp_path):
     print(f"\nranking parity on SciFact ({len(ours)} queries, real OpenSearch): top-10 set {same_set:.1%}, "
           f"top-1 {same_first:.1%}")
     assert same_set >= MIN_TOP10_AGREEMENT
+
+
+def test_another_scopes_private_writes_never_move_my_scores(cluster, tmp_path):
+    """BM25 statistics stay inside the indices a search names (an index per scope): Alice's
+    scores for her own word are the same, to the last bit, after Bob writes that word 30
+    times into his private memory (one shared index with a scope filter: 0.806 -> 0.112)."""
+    backend = cluster.backend(shards=1)
+    alice, bob = tmp_path / "alice", tmp_path / "bob"
+    for root in (alice, bob):
+        (root / "memory").mkdir(parents=True)
+    for n in range(6):
+        body = "heron nesting notes" if n < 2 else f"garden notes {n}"
+        (alice / "memory" / f"a{n}.md").write_text(f"# A{n}\n\n{body}\n", encoding="utf-8")
+    push(backend, "agent:alice", "main", alice)
+    push(backend, "shared", "main", alice)
+    form = query.parse("heron notes")
+
+    def scores() -> dict[tuple[str, str], float]:
+        return {(d["scope"][0], d["path"][0]): s for s, d in backend.search(form, ["agent:alice", "shared"], 50)}
+
+    before = scores()
+    assert len(before) == 12
+    for n in range(30):
+        (bob / "memory" / f"b{n}.md").write_text(f"# B{n}\n\nheron heron heron {n}\n", encoding="utf-8")
+    push(backend, "agent:bob", "main", bob)
+    assert len(backend.search(form, ["agent:bob"], 50)) == 30  # Bob's words are there, in his index
+    assert scores() == before

@@ -185,6 +185,10 @@ scope = "team:infra"
     ('[backend]\nkind = "opensearch"\n', "needs the cluster's url"),
     ('[backend]\nkind = "elastic"\n', "one of tantivy, opensearch"),
     ('[backend]\nkind = "opensearch"\nurl = "http://x:9200"\nauth = "basic"\n', "needs a username"),
+    ('[backend]\nkind = "opensearch"\nurl = "http://x:9200"\nauth = "basic"\nusername = "u"\n', "over plain http"),
+    ('[backend]\nkind = "opensearch"\nurl = "https://x:9200"\nauth = "cert"\nclient_cert = "c.pem"\n',
+     "needs client_cert and client_key"),
+    ('[backend]\nkind = "opensearch"\nurl = "https://x:9200"\nsearch_retries = 9\n', "backend.search_retries"),
     ('[backend]\nkind = "opensearch"\nurl = "http://x:9200"\nshards = 0\n', "backend.shards"),
     ('[backend]\nkind = "opensearch"\nurl = "http://x:9200"\nverify_tls = "no"\n', "backend.verify_tls"),
     ('[backend]\nkind = "opensearch"\nurl = "http://x:9200"\nindex = "Bad Name"\n', "backend.index"),
@@ -200,6 +204,13 @@ def test_bad_backend_or_scope_config_is_one_clear_line(tmp_path, text, message):
         _load(tmp_path, text)
     assert "\n" not in str(failure.value)
     assert "hunter2" not in str(failure.value)
+
+
+def test_basic_auth_over_plain_http_is_only_for_this_machine(tmp_path):
+    for host in ("127.0.0.1", "localhost", "[::1]"):
+        cfg = _load(tmp_path, f'[backend]\nkind = "opensearch"\nurl = "http://{host}:9200"\nauth = "basic"\n'
+                              'username = "u"\n')
+        assert cfg.backend["auth"] == "basic"
 
 
 def test_the_example_backend_and_scopes_tables_are_valid(tmp_path):

@@ -82,7 +82,7 @@ def validated_backend(file: str, raw: object) -> dict[str, object]:
         if out.get("auth") == "basic" and not out.get("username"):
             raise _fail(file, "backend.username", "auth = \"basic\" needs a username (the password comes from "
                         "the environment variable named by password_env)")
-        host = re.sub(r"^https?://([^/:]+|\[[^]]+\]).*$", r"\1", str(out["url"]))
+        host = re.sub(r"^https?://(\[[^]]+\]|[^/:]+).*$", r"\1", str(out["url"]))
         if out.get("auth") == "basic" and str(out["url"]).startswith("http://") and host not in _LOOPBACK:
             raise _fail(file, "backend.url", "auth = \"basic\" over plain http sends the password in the clear "
                         "to another machine: use https://")
