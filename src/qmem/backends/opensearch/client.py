@@ -282,9 +282,9 @@ class ClusterTransport:
                 left_now = policy.deadline - (time.monotonic() - start) if policy.deadline else None
                 self._pause(attempt, policy, left_now)
         within = f" within {policy.deadline:g}s" if policy.deadline else ""
+        then = "try again later" if policy.deadline else "what was not finished is redone by the next refresh"
         raise BackendUnavailableError(
-            f"OpenSearch at {self.settings.url}: {last or 'no answer'}, after {tries} tries{within}; "
-            "what was not finished is redone by the next refresh"
+            f"OpenSearch at {self.settings.url}: {last or 'no answer'}, after {tries} tries{within}; {then}"
         )
 
 
