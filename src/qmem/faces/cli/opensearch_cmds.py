@@ -37,7 +37,10 @@ def opensearch_setup(
                                         "mappings, with the credentials of this config's [backend] (an admin's).")] = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """Print (or --apply) the indices, roles and role mappings a deployment needs."""
+    """Print (or --apply) the indices, roles and role mappings a deployment needs.
+
+    --apply uses the credentials of this config's [backend]: run it with an admin's config
+    (qmem --config admin.toml opensearch setup FILE --apply)."""
 
     def action() -> None:
         from ...backends.opensearch import security
