@@ -51,14 +51,12 @@ def collected(*args: str) -> set[str]:
 def test_the_default_run_leaves_out_the_data_set_runs_and_the_long_walks():
     """What the slow step (-m slow) runs: the default collection holds none of it."""
     out = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:randomly",
-                          "tests/quality/test_quality.py", "tests/memory/test_writers_random_walks.py",
-                          "tests/backends/test_opensearch_parity.py"],
+                          "tests/quality/test_quality.py", "tests/memory/test_writers_random_walks.py"],
                          cwd=ROOT, capture_output=True, text=True, timeout=300)
     default = {line for line in out.stdout.splitlines() if "::" in line}
     assert "tests/memory/test_writers_random_walks.py::test_random_walks_never_lose_a_line[first]" in default
-    assert "tests/backends/test_opensearch_parity.py::test_template_analyzer_gives_qmem_tokens_line_by_line" in default
     assert not [name for name in default if name.startswith("tests/quality/test_quality.py::")
-                or name.endswith(("::test_lucene_bm25_ranks_scifact_like_qmem", "::test_random_walks_never_lose_a_line[rest]"))]
+                or name.endswith("::test_random_walks_never_lose_a_line[rest]")]
 
 
 def test_ci_runs_ruff_over_every_python_folder():
