@@ -168,3 +168,34 @@ def test_refusals_say_what_the_cluster_said_and_what_it_means():
     with pytest.raises(BackendError, match=r"400 illegal_argument_exception: unknown setting \[index.foo\]"):
         transport._call(raiser(RequestError(400, "illegal_argument_exception", bad)),
                         ok={(400, "resource_already_exists_exception")})
+
+
+class AnswerClient:
+    """Answers every search and count with a fixed page (a cluster where a shard failed)."""
+
+    def __init__(self, page: dict) -> None:
+        self.page = page
+
+    def search(self, **_kw):
+        return self.page
+
+    def count(self, **_kw):
+        return {"count": 3, **self.page}
+
+
+@pytest.mark.parametrize("shards,timed_out,reason", [
+    ({"total": 3, "successful": 2, "failed": 1, "failures": [{"reason": {"reason": "node left"}}]}, False,
+     r"1 of 3 shards failed \(node left\)"),
+    ({"total": 3, "successful": 3, "failed": 0}, True, "timed out before every shard answered"),
+])
+def test_an_answer_missing_a_shard_is_refused_not_shown_as_complete(shards, timed_out, reason):
+    page = {"_shards": shards, "timed_out": timed_out, "hits": {"hits": [{"_score": 1.0, "_source": {"path": "a.md"}}]}}
+    backend = osb.OpenSearchBackend(osb.Settings(), client=AnswerClient(page), sleep=lambda _s: None)
+    for ask in (lambda: backend.search(query.parse("wallet"), ["shared"], 5),
+                lambda: backend.count({"match_all": {}}, ["shared"])):
+        with pytest.raises(BackendUnavailableError, match=reason) as refused:
+            ask()
+        assert refused.value.exit_code == 69 and "partial answer is not shown as complete" in str(refused.value)
+    whole = dict(page, _shards={"total": 3, "successful": 3, "failed": 0}, timed_out=False)
+    backend = osb.OpenSearchBackend(osb.Settings(), client=AnswerClient(whole), sleep=lambda _s: None)
+    assert len(backend.search(query.parse("wallet"), ["shared"], 5)) == 1

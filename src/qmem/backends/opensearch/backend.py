@@ -17,8 +17,8 @@ ordinal), and the deletes of ids past a file's new count; (3) the final records,
 request with refresh=wait_for, so the writes are searchable when the commit returns. A
 refresh killed at any point leaves records that make the next one redo exactly the
 unfinished files, whatever they hold by then; no delete_by_query, no forced refresh, no
-template on the refresh path. A search tries briefly (the read policy) and says when its
-answer is partial (`partial`).
+template on the refresh path. A search tries briefly (the read policy) and refuses an
+answer that misses a shard (exit 69) rather than show it as complete.
 
 This module holds the cluster's verbs by scope (`OpenSearchBackend`) and, on top of them,
 the writer and searcher that sync and search use; `client` holds the settings, the client
@@ -142,7 +142,6 @@ class OpenSearchBackend(ClusterTransport):
         self._batch_actions = 0
         self._batch_bytes = 0
         self._finals: list[_Op] = []
-        self.partial: str | None = None  # why the last search's answer was incomplete
 
     def alias(self, scope: str) -> str:
         return layout.alias(self.settings.index, scope)
@@ -374,9 +373,9 @@ class OpenSearchBackend(ClusterTransport):
 
     def search(self, form: QueryForm, scopes: list[str], limit: int,
                collections: list[tuple[str, str]] | None = None) -> list[tuple[float, dict]]:
-        """The best `limit` sections (at most MAX_WINDOW) of the scopes' indices; `partial`
-        says when a shard did not answer."""
-        self.partial = None
+        """The best `limit` sections (at most MAX_WINDOW) of the scopes' indices. An answer
+        that misses a shard (failed, or the cluster timed out) raises: it is never shown as
+        if it were complete (`_complete`)."""
         body = search_request(form, scopes, limit, collections)
         if body is None:
             return []
@@ -395,8 +394,15 @@ class OpenSearchBackend(ClusterTransport):
                 raise
             body["size"] = window
             page = self._call(ask, policy=s.read_policy())
-        self.partial = partial_reason(page)
+        self._complete(page)
         return [(hit["_score"] or 0.0, stored_fields(hit["_source"])) for hit in page["hits"]["hits"]]
+
+    def _complete(self, page: dict) -> None:
+        """BackendUnavailableError (exit 69) when an answer does not cover every shard."""
+        problem = partial_reason(page)
+        if problem:
+            raise BackendUnavailableError(f"OpenSearch at {self.settings.url} answered from part of the memory "
+                                          f"({problem}); a partial answer is not shown as complete: try again")
 
     def count(self, query: dict, scopes: list[str]) -> int:
         """Sections of the scopes' indices matching `query`; -1 when none of them has an index."""
@@ -404,8 +410,7 @@ class OpenSearchBackend(ClusterTransport):
         found = self._call(lambda t: self.client.count(index=index, body={"query": query}, ignore_unavailable=True,
                                                        allow_no_indices=True, request_timeout=t),
                            policy=self.settings.read_policy())
-        if partial_reason(found):
-            self.partial = partial_reason(found)
+        self._complete(found)
         return found["count"] if (found.get("_shards") or {}).get("total", 1) else -1
 
 
@@ -539,11 +544,6 @@ class OpenSearchSearcher:
 
     def _pairs(self) -> list[tuple[str, str]]:
         return [(self.cfg.scope_of(c), name) for name, c in self.cfg.collections.items()]
-
-    @property
-    def partial(self) -> str | None:
-        """Why the last search's answer was incomplete (a shard failed or timed out), or None."""
-        return self.backend.partial
 
     def search(self, form: QueryForm, scopes: list[str], limit: int) -> list[tuple[float, dict]]:
         return self.backend.search(form, scopes, limit, self._pairs())
