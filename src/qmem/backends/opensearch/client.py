@@ -76,10 +76,6 @@ class Settings:
         known = {k: v for k, v in data.items() if k in cls.__slots__}
         return cls(**known)  # type: ignore[arg-type]
 
-    @property
-    def files_index(self) -> str:
-        return f"{self.index}-files"
-
     def write_policy(self) -> Policy:
         return Policy(self.timeout, self.retries, self.backoff, 8.0)
 
