@@ -494,3 +494,20 @@ def test_two_folders_in_one_scope_and_collection_never_delete_each_others_files(
     (x / "memory" / "a.md").unlink()  # its own folder's file: the one that wrote it deletes it
     assert cli("--config", one, "index").code == 0
     assert set(cluster.backend().stored_hashes("agent:alice", "main")) == {"memory/b.md", "memory/both.md"}
+
+
+def test_the_mcp_server_keeps_one_client_for_every_search(cluster, ws, tmp_path, monkeypatch):
+    """A long-lived face builds the client (and its connection pool) once, not per call."""
+    from qmem.faces.mcp import Memory
+
+    config_file = tmp_path / "mcp.toml"
+    config_file.write_text(cluster.backend_toml() + '[scopes]\nown = "agent:alice"\n'
+                           f'[collections.main]\npath = "{ws}"\n', encoding="utf-8")
+    push(cluster.backend(), "agent:alice", "main", ws)
+    made = []
+    real = client_mod.make_client
+    monkeypatch.setattr(client_mod, "make_client", lambda settings: made.append(settings.url) or real(settings))
+    tools = Memory(str(config_file), str(ws))
+    answers = [tools.memory_search(text) for text in ("私钥被盗", "BSC gas", "qzxvnowhere")]
+    assert answers[0]["results"] and not answers[2]["results"]
+    assert made == [cluster.url]
