@@ -255,3 +255,38 @@ def test_an_empty_answer_says_the_same_whatever_bob_wrote(deployment, tmp_path, 
                 answers.setdefault(word, []).append((result.code, result.out.replace(word, "W"),
                                                      result.err.replace(word, "W")))
         assert answers[BOB_SECRET] == answers["qzxvnowhere"], see
+
+
+def test_a_client_certificate_logs_in_as_its_user(deployment, tmp_path, cli):
+    """auth = "cert": a certificate for CN=alice (signed by the cluster's CA; the cluster maps
+    a certificate's CN to its user) writes and searches Alice's memory and is refused Bob's."""
+    import subprocess
+
+    prefix, admin, plan = deployment
+    info = os.environ.get("QMEM_TEST_CLUSTER", "")
+    ca = Path(json.loads(Path(info).read_text())["ca"]) if info else None
+    if ca is None or not (ca.parent / "ca-key.pem").exists():
+        pytest.skip("needs a scripts/test-cluster --security cluster (its CA key signs the certificate)")
+    for args in (["req", "-newkey", "rsa:2048", "-nodes", "-keyout", "rsa.pem", "-out", "alice.csr",
+                  "-subj", "/O=qmem-test/CN=alice"],
+                 ["pkcs8", "-topk8", "-nocrypt", "-in", "rsa.pem", "-out", "alice-key.pem"],
+                 ["x509", "-req", "-in", "alice.csr", "-CA", str(ca), "-CAkey", str(ca.parent / "ca-key.pem"),
+                  "-CAcreateserial", "-CAserial", "ca.srl", "-out", "alice.pem", "-days", "2"]):
+        subprocess.run(["openssl", *args], cwd=tmp_path, check=True, capture_output=True, timeout=120)
+    ws = tmp_path / "alice"
+    ws.mkdir()
+    (ws / "MEMORY.md").write_text("# Garden\n\nalice certified heron notes\n", encoding="utf-8")
+
+    def config(see: list[str]) -> str:
+        text = config_text(prefix, "alice", "agent:alice", see, {"memory": (ws, "")})
+        text = text.replace('auth = "basic"', f'auth = "cert"\nclient_cert = "{tmp_path / "alice.pem"}"\n'
+                                              f'client_key = "{tmp_path / "alice-key.pem"}"')
+        return write_config(tmp_path, f"cert{len(see)}", text.replace('username = "alice"\n', "")
+                            .replace('password_env = "PW_ALICE"\n', ""))
+
+    own = config(["agent:alice", "shared"])
+    assert cli("--config", own, "index").code == 0
+    found = json.loads(cli("--config", own, "search", "certified heron", "--json").out)
+    assert found and found[0]["path"] == "MEMORY.md"
+    sees_bob = cli("--config", config(["agent:alice", "agent:bob", "shared"]), "search", "wallet")
+    assert sees_bob.code == EXIT_REMOTE and "403" in sees_bob.err
