@@ -187,6 +187,7 @@ class AnswerClient:
     ({"total": 3, "successful": 2, "failed": 1, "failures": [{"reason": {"reason": "node left"}}]}, False,
      r"1 of 3 shards failed \(node left\)"),
     ({"total": 3, "successful": 3, "failed": 0}, True, "timed out before every shard answered"),
+    ({"total": 3, "successful": 2, "skipped": 0, "failed": 0}, False, "1 of 3 shards have no copy"),  # as 2.19.4 answers
 ])
 def test_an_answer_missing_a_shard_is_refused_not_shown_as_complete(shards, timed_out, reason):
     page = {"_shards": shards, "timed_out": timed_out, "hits": {"hits": [{"_score": 1.0, "_source": {"path": "a.md"}}]}}

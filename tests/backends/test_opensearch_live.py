@@ -279,3 +279,58 @@ def test_another_scopes_private_writes_never_move_my_scores(cluster, tmp_path):
     push(backend, "agent:bob", "main", bob)
     assert len(backend.search(form, ["agent:bob"], 50)) == 30  # Bob's words are there, in his index
     assert scores() == before
+
+
+def test_a_node_killed_during_a_push(cluster, tmp_path, monkeypatch):
+    """kill -9 of one of 3 nodes in the middle of a push: with replicas = 1 the push goes on
+    (or stops in one line and the next refresh converges) and every section is there; an
+    index with replicas = 0 that lost a shard answers no search as if it were complete."""
+    import json
+    import subprocess
+
+    from qmem.base.errors import BackendUnavailableError
+
+    from ..conftest import ROOT
+
+    info_path = os.environ.get("QMEM_TEST_CLUSTER")
+    info = json.loads(Path(info_path).read_text()) if info_path else {}
+    if len(info.get("nodes", [])) < 3:
+        pytest.skip("needs a 3-node scripts/test-cluster cluster (QMEM_TEST_CLUSTER)")
+    script = [str(ROOT / "scripts" / "test-cluster")]
+    env = dict(os.environ, QMEM_OPENSEARCH_CACHE=str(Path(info_path).parents[2]))  # HOME is the test's own
+    monkeypatch.setattr(osb, "BULK_ACTIONS", 10)
+    safe, fragile = cluster.backend(shards=3, replicas=1), cluster.backend(shards=3, replicas=0)
+    root = tmp_path / "ws"
+    (root / "memory").mkdir(parents=True)
+    for n in range(40):
+        (root / "memory" / f"k{n}.md").write_text(f"# K{n}\n\nokapi {n}\n", encoding="utf-8")
+    safe.ensure_scope("team:safe")
+    push(fragile, "team:fragile", "main", root)
+    safe.client.transport.perform_request("GET", f"/_cluster/health/{safe.alias('team:safe')}", params={
+        "wait_for_status": "green", "timeout": "120s", "request_timeout": 130})
+    url_node = next(n["name"] for n in info["nodes"] if f":{n['http']}" in cluster.url)
+    held = {row["node"] for row in safe.client.cat.shards(index=fragile.alias("team:fragile"), format="json")}
+    victim = sorted(held - {url_node})[0]
+    real_bulk, calls = safe.client.bulk, []
+
+    def killing_bulk(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 3:
+            subprocess.run([*script, "kill-node", victim, "--name", info["name"]], check=True, timeout=60, env=env)
+        return real_bulk(*args, **kwargs)
+
+    safe.client.bulk = killing_bulk
+    try:
+        try:
+            push(safe, "team:safe", "main", root)
+        except BackendUnavailableError:
+            push(cluster.backend(shards=3, replicas=1), "team:safe", "main", root)  # the next refresh
+        assert len(calls) > 3
+        check = cluster.backend(shards=3, replicas=1)
+        assert check.stored_hashes("team:safe", "main") == expected_state(root)
+        assert len(check.search(query.parse("okapi"), ["team:safe"], 100)) == 40
+        with pytest.raises(BackendUnavailableError, match="shards have no copy that answers"):
+            check.search(query.parse("okapi"), ["team:fragile"], 100)
+    finally:
+        subprocess.run([*script, "start-node", victim, "--name", info["name"]], check=True, timeout=600,
+                       capture_output=True, env=env)

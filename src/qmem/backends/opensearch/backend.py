@@ -101,6 +101,9 @@ def partial_reason(page: dict) -> str | None:
         failures = shards.get("failures") or [{}]
         reason = (failures[0].get("reason") or {}).get("reason", "") if isinstance(failures[0], dict) else ""
         return f"{failed} of {shards.get('total', '?')} shards failed" + (f" ({reason})" if reason else "")
+    total, answered = shards.get("total"), (shards.get("successful") or 0) + (shards.get("skipped") or 0)
+    if isinstance(total, int) and answered < total:  # a shard with no copy left: not "failed", just missing
+        return f"{total - answered} of {total} shards have no copy that answers"
     if page.get("timed_out"):
         return "the cluster timed out before every shard answered"
     return None
