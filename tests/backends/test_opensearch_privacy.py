@@ -42,7 +42,7 @@ def admin_backend(prefix: str) -> osb.OpenSearchBackend:
         ca_certs=os.environ.get("QMEM_OPENSEARCH_CA", ""), shards=1, replicas=0, retries=2))
 
 
-def user_client(user: str):  # noqa: ANN201 - opensearchpy.OpenSearch
+def user_client(user: str):
     from opensearchpy import OpenSearch
 
     return OpenSearch([URL], http_auth=(user, PASSWORDS[user]), ca_certs=os.environ.get("QMEM_OPENSEARCH_CA") or None,
@@ -157,11 +157,11 @@ def test_alice_cannot_read_overwrite_or_delete_bobs_private_memory(deployment, t
 
     for config_file in (sees_bob, writes_bob):
         tools = Memory(config_file, str(alice_ws))
-        for call in (lambda: tools.memory_search(BOB_SECRET), lambda: tools.memory_search("wallet seed"),
-                     lambda: tools.memory_remember(f"mallory owns {BOB_SECRET}", type="K")):
+        for call in (lambda t=tools: t.memory_search(BOB_SECRET), lambda t=tools: t.memory_search("wallet seed"),
+                     lambda t=tools: t.memory_remember(f"mallory owns {BOB_SECRET}", type="K")):
             try:
                 answer = json.dumps(call(), ensure_ascii=False)
-            except Exception as exc:  # noqa: BLE001 - the tool's refusal is what we want
+            except Exception as exc:
                 answer = str(exc)
                 assert "403" in answer, answer
             if BOB_SECRET in answer and "mallory" not in answer or "seed" in answer:

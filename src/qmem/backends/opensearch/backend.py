@@ -135,7 +135,7 @@ def _dbq_problem(result: dict) -> str | None:
 class OpenSearchBackend(ClusterTransport):
     """The cluster's verbs, each within one scope (see the module docstring)."""
 
-    def __init__(self, settings: Settings, client=None, sleep=time.sleep, rand=random.random,  # noqa: ANN001
+    def __init__(self, settings: Settings, client=None, sleep=time.sleep, rand=random.random,
                  origin: str = "") -> None:
         super().__init__(settings, client, sleep, rand)
         self.origin = origin  # written into file records unless a write names its own

@@ -83,7 +83,7 @@ class Settings:
         return Policy(self.search_timeout, self.search_retries, min(self.backoff, 0.2), 1.0, self.search_deadline)
 
 
-def make_client(settings: Settings):  # noqa: ANN201 - opensearchpy.OpenSearch
+def make_client(settings: Settings):
     """The official client, with credentials read from the environment at call time."""
     import os
 
@@ -126,7 +126,7 @@ class Breaker:
     opens: requests fail at once, naming the last failure, until `cooldown` seconds pass;
     then one request is let through, and its outcome closes or re-opens it."""
 
-    def __init__(self, limit: int, cooldown: float, clock=time.monotonic) -> None:  # noqa: ANN001
+    def __init__(self, limit: int, cooldown: float, clock=time.monotonic) -> None:
         self.limit = limit
         self.cooldown = cooldown
         self.clock = clock
@@ -171,7 +171,7 @@ class ClusterTransport:
     """Requests to the cluster under a policy (the base of OpenSearchBackend: `sleep` and
     `rand` are injectable so tests run without waiting and back-off is reproducible)."""
 
-    def __init__(self, settings: Settings, client=None, sleep=time.sleep, rand=random.random) -> None:  # noqa: ANN001
+    def __init__(self, settings: Settings, client=None, sleep=time.sleep, rand=random.random) -> None:
         self.settings = settings
         self.client = client if client is not None else make_client(settings)
         self._sleep = sleep
@@ -231,7 +231,7 @@ class ClusterTransport:
             delay = min(delay, max(0.0, left))
         self._sleep(delay)
 
-    def _call(self, request, ok: set | frozenset = frozenset(), policy: Policy | None = None):  # noqa: ANN001, ANN202
+    def _call(self, request, ok: set | frozenset = frozenset(), policy: Policy | None = None):
         """One request under `policy` (the write policy by default): `request(timeout)` is
         tried, and retried with back-off on connection errors, timeouts, 429 and 5xx, within
         the policy's deadline. A status in `ok` (or a (status, error type) pair such as
