@@ -2,6 +2,7 @@
 
     python bench/tree_real.py [--data ../shared/data/memory-md-dev] [--held-out] [--sections FILE.tsv]
                               [--out bench/results]
+    python bench/tree_real.py --set bench/data/tree-heldout-s2 --judge bench/data/tree-heldout-s2/reader.tsv
 
 Each file is migrated in a fresh temporary workspace with the default settings (as `qmem tree
 migrate --force` would). Reported per file and overall:
@@ -16,6 +17,18 @@ migrate --force` would). Reported per file and overall:
 The held-out files (rule in /work/coord/notes/tree.md: per language, sort by sha256 of the file
 name, the first 3 English and 2 Chinese) are skipped unless `--held-out` asks for them alone.
 `--sections` writes every section's domain and cues as TSV (for judging by reading).
+`--set DIR` measures every file DIR/SOURCES.tsv lists (a held-out set of its own, such as
+bench/data/tree-heldout-s2: composed files whose reader's table was written before qmem ran on them).
+`--judge READER.tsv` scores each section against a reader's table (RULE.md in
+/work/coord/notes/tree-judgements/): RIGHT when qmem's domain is the reader's first choice,
+ACCEPTABLE when it is one the reader accepts or a domain named after the section's own heading
+(the rule's wording), else WRONG; reported per language, and again counting own-heading domains
+as wrong (the stricter reading).
+
+Archive is reported twice: all sections in `archive`, and those there for another reason than
+being a dated log entry ("Session 2026-05-22 — …", an event on a past day). The issue's
+≤ 8% is about catch-alls; a run of dated session logs shares what a domain should (they are the
+record of finished days), so the second figure is the catch-all part of archive; both are shown.
 """
 
 from __future__ import annotations
@@ -90,6 +103,8 @@ def measure(path: str, lang: str) -> tuple[dict[str, object], list[list[str]]]:
         for row in result.sections:
             sections.append([os.path.basename(path), lang, str(row["line"]), str(row["section"]), str(row["domain"]),
                              "; ".join(row["why"]), str(row["tokens"])])  # type: ignore[arg-type]
+            if row["domain"] == "(root: pinned)":
+                sections[-1][4] = "pinned"
             if row["secrets"]:
                 secret_sections += 1
                 exposed += row["domain"] not in PRIVATE
@@ -102,12 +117,26 @@ def measure(path: str, lang: str) -> tuple[dict[str, object], list[list[str]]]:
             "worst_read": round(int(result.worst_read["tokens"]) / result.tokens_before, 4),  # type: ignore[arg-type]
             "reads": reads, "sections": n_sections, "pinned": n_sections - len(moved),
             **{f"n_{c}": sum(r["domain"] == c for r in moved) for c in CATCH_ALLS},
+            "n_archive_logs": sum(r["domain"] == "archive" and any("dated log entry" in w for w in r["why"])  # type: ignore[union-attr]
+                                  for r in moved),
             "secret_sections": secret_sections, "secret_exposed": exposed, "secret_in_index": leaked,
             "warnings": len(result.warnings), "seconds": round(seconds, 3),
+            "domains": {d: sum(r["domain"] == d for r in moved) for d in {str(r["domain"]) for r in moved}},
         }
         return row, sections
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _largest_share(rows: list[dict[str, object]]) -> str:
+    """The largest domain of all, pooled (a catch-all shows up here whatever its name)."""
+    counts: dict[str, int] = {}
+    for r in rows:
+        for name, n in r["domains"].items():  # type: ignore[union-attr]
+            counts[name] = counts.get(name, 0) + n
+    total = sum(counts.values()) or 1
+    name, n = max(counts.items(), key=lambda kv: kv[1]) if counts else ("-", 0)
+    return f"{name} {n / total:.1%}"
 
 
 def summary(rows: list[dict[str, object]]) -> dict[str, object]:
@@ -119,12 +148,57 @@ def summary(rows: list[dict[str, object]]) -> dict[str, object]:
         "median_cut": round(statistics.median(float(r["cut"]) for r in rows), 4),  # type: ignore[arg-type]
         "median_cut_1_4k": round(statistics.median(small), 4) if small else None,
         **{f"share_{c}": round(sum(int(r[f"n_{c}"]) for r in rows) / sections, 4) for c in CATCH_ALLS},  # type: ignore[arg-type]
+        "share_archive_not_dated_logs": round(sum(int(r["n_archive"]) - int(r["n_archive_logs"]) for r in rows)  # type: ignore[arg-type]
+                                              / sections, 4),
+        "largest_domain_share": _largest_share(rows),
         "worst_read": max(float(r["worst_read"]) for r in rows),  # type: ignore[arg-type]
         "max_reads": max(int(r["reads"]) for r in rows),  # type: ignore[arg-type]
         "secret_sections": sum(int(r["secret_sections"]) for r in rows),  # type: ignore[arg-type]
         "secret_exposed": sum(int(r["secret_exposed"]) for r in rows),  # type: ignore[arg-type]
         "secret_in_index": sum(int(r["secret_in_index"]) for r in rows),  # type: ignore[arg-type]
     }
+
+
+def judge(sections: list[list[str]], reader_path: str) -> tuple[list[list[str]], str]:
+    """Each section's verdict against the reader's table (rows: file stem, unit, right, acceptable,
+    reason), and a per-language table of right / acceptable / wrong."""
+    from qmem.memory.tree.domains import DEFAULT_DOMAINS, heading_domain
+
+    reader: dict[tuple[str, str], tuple[set[str], set[str]]] = {}
+    with open(reader_path, encoding="utf-8") as handle:
+        for line in handle:
+            if line.startswith("#") or line.startswith("file\t") or not line.strip():
+                continue
+            cells = line.rstrip("\n").split("\t")
+            reader[(cells[0], cells[1])] = (set(cells[2].split("|")), set(filter(None, cells[3].split("|"))))
+    out = [["file", "lang", "unit", "qmem", "right", "acceptable", "verdict", "strict", "qmem evidence"]]
+    tally: dict[str, dict[str, int]] = {}
+    for file, lang, _line, unit, domain, why, _tokens in sections:
+        key = (os.path.splitext(file)[0], unit)
+        if key not in reader:
+            out.append([file, lang, unit, domain, "?", "?", "UNJUDGED", "UNJUDGED", why])
+            continue
+        right, acceptable = reader[key]
+        own = domain not in DEFAULT_DOMAINS and domain != "pinned" and (
+            domain == heading_domain(unit) or "named after its heading" in why or "a series" in why)
+        verdict = "RIGHT" if domain in right else "ACCEPTABLE" if domain in acceptable or own else "WRONG"
+        strict = "WRONG" if own and domain not in right | acceptable else verdict
+        out.append([file, lang, unit, domain, "|".join(sorted(right)), "|".join(sorted(acceptable)), verdict, strict, why])
+        for group in (lang, "all"):
+            counts = tally.setdefault(group, {})
+            counts[verdict] = counts.get(verdict, 0) + 1
+            counts["strict_" + strict] = counts.get("strict_" + strict, 0) + 1
+    judged = {(os.path.splitext(r[0])[0], r[2]) for r in out[1:]}
+    missing = [k for k in reader if k not in judged]
+    lines = ["| language | units | right | right or acceptable | wrong | wrong, own-heading counted wrong |", "|---|---|---|---|---|---|"]
+    for group, c in sorted(tally.items(), key=lambda kv: kv[0] == "all"):
+        n = c.get("RIGHT", 0) + c.get("ACCEPTABLE", 0) + c.get("WRONG", 0)
+        lines.append(f"| {group} | {n} | {c.get('RIGHT', 0) / n:.1%} ({c.get('RIGHT', 0)}) | "
+                     f"{(c.get('RIGHT', 0) + c.get('ACCEPTABLE', 0)) / n:.1%} | {c.get('WRONG', 0) / n:.1%} | "
+                     f"{c.get('strict_WRONG', 0) / n:.1%} |")
+    if missing:
+        lines.append(f"\nreader's units qmem did not file on their own: {len(missing)} ({'; '.join(u for _, u in missing[:8])})")
+    return out, "\n".join(lines) + "\n"
 
 
 def table(rows: list[dict[str, object]], total: dict[str, object], which: str) -> str:
@@ -146,20 +220,33 @@ def main() -> None:
     parser.add_argument("--held-out", action="store_true", help="measure the held-out files (only at the end)")
     parser.add_argument("--sections", help="write every section's domain and cues to this TSV")
     parser.add_argument("--out", default=os.path.join(HERE, "results"))
+    parser.add_argument("--set", help="measure every file this folder's SOURCES.tsv lists")
+    parser.add_argument("--judge", help="score the sections against this reader's table (TSV)")
     args = parser.parse_args()
     if not os.path.isdir(args.data):
         args.data = "/work/shared/data/memory-md-dev"
-    dev, held = split_files(args.data)
-    chosen = held if args.held_out else dev
+    if args.set:
+        args.data = args.set
+        with open(os.path.join(args.set, "SOURCES.tsv"), encoding="utf-8") as handle:
+            chosen = [(r["file"], r["language"]) for r in csv.DictReader(handle, delimiter="\t")]
+    else:
+        dev, held = split_files(args.data)
+        chosen = held if args.held_out else dev
     rows, sections = [], []
     for name, lang in chosen:
         row, found = measure(os.path.join(args.data, name), lang)
         rows.append(row)
         sections += found
-    which = "held out" if args.held_out else "dev"
+    which = f"set {os.path.basename(os.path.normpath(args.set))}" if args.set else "held out" if args.held_out else "dev"
     total = summary(rows)
-    write_results(args.out, "tree_real_held_out" if args.held_out else "tree_real_dev", table(rows, total, which),
-                  {"rows": rows, "summary": total})
+    text = table(rows, total, which)
+    if args.judge:
+        verdicts, scores = judge(sections, args.judge)
+        text += "\n" + scores
+        with open(os.path.join(args.out, f"tree_real_verdicts_{which.split()[-1]}.tsv"), "w", encoding="utf-8") as handle:
+            handle.write("\n".join("\t".join(v) for v in verdicts) + "\n")
+    name = f"tree_real_{which.split()[-1]}" if args.set else "tree_real_held_out" if args.held_out else "tree_real_dev"
+    write_results(args.out, name, text, {"rows": rows, "summary": total})
     if args.sections:
         with open(args.sections, "w", encoding="utf-8", newline="") as handle:
             writer = csv.writer(handle, delimiter="\t")

@@ -74,6 +74,10 @@ _WORDS_JOINED = re.compile(r"^[A-Za-z]+(?:-[A-Za-z]+)*$|.*[()]")  # "de-repressi
 _DIGIT = re.compile(r"\d")
 _LONG_TOKEN = re.compile(r"(?<![\w/.-])(?P<prefix>[a-z]{2,6}[-_])?(?P<body>[A-Za-z0-9_+/=]{20,})(?![\w/.-])")
 _HEX = re.compile(r"^[0-9a-fA-F]{16,}$")
+# The prefixes API objects' ids carry (Anthropic trig_/msg_/toolu_, OpenAI run_/thread_/asst_, Stripe
+# cus_/sub_/evt_/pi_…): a random tail after one names a thing, it opens nothing ("routine `trig_01US…`").
+_OBJECT_ID = frozenset("trig run msg toolu cus sub evt acct ch pi pm py in ii prod price thread asst file batch "
+                       "req job call chatcmpl srv plan seti si po cs txn".split())
 _SEED_CUE = re.compile(r"(?i)seed[ -]?(?:phrase|words|backup)|seed\s*[:：=]|mnemonic|recovery phrase|"
                        r"助记词|助記詞|ニーモニック|シードフレーズ|cụm từ khôi phục")
 _WORD_RUN = re.compile(r"(?:\b[a-z]{3,8} +){11,23}[a-z]{3,8}\b")
@@ -246,6 +250,8 @@ def _long_token_spans(line: str) -> list[tuple[int, int, str]]:
     for match in _LONG_TOKEN.finditer(line):  # 24+ characters, or 20+ after a "kr-" style prefix
         if match.group("body").startswith("/"):
             continue  # a path, not a key
+        if (match.group("prefix") or "")[:-1] in _OBJECT_ID:
+            continue  # an object's id, not a key
         if (match.group("prefix") or len(match.group("body")) >= 24) and _random_token(match.group("body")):
             found.append((match.start(), match.end(), "token"))
     return found

@@ -129,3 +129,21 @@ def test_a_quoted_code_word_after_secret_is_a_secret(line):
 @pytest.mark.parametrize("line", AFTER_HELD_OUT_HARMLESS)
 def test_model_tags_and_names_are_no_login_pairs(line):
     assert not secrets.has_secret(line), secrets.spans(line)
+
+
+# Session 2: API objects' ids (a random tail after an id prefix) are no keys; a key beside one still is.
+OBJECT_IDS = [
+    "- Stage 2 PR #21 opened by routine `trig_01USVATWYoxg5JYry6UhJLcD` on schedule",
+    "- customer cus_NffrFeUfNV2HibQx9aB3kD paid twice; refund evt_1NfqL2Ab3Cd4Ef5Gh6Ij7Kl",
+    "- the reply was msg_01XFDUDYJgAACzvnptvVoYEL (toolu_01A09q90qw90lq917835lq9)",
+]
+
+
+@pytest.mark.parametrize("line", OBJECT_IDS)
+def test_object_ids_are_not_secrets(line):
+    assert not secrets.has_secret(line), secrets.spans(line)
+
+
+def test_a_key_beside_an_object_id_is_still_found():
+    assert secrets.has_secret("- run run_aB3dE5gH7jK9mN1pQ3sT with key kr-Zx81Pq0wLm3Nb7Vc5Xz2Qa9Ws")
+    assert secrets.has_secret("- deploy token Zx81Pq0wLm3Nb7Vc5Xz2Qa9WsE4rT6 for trig_01USVATWYoxg5JYry6UhJLcD")

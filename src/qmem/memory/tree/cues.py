@@ -9,6 +9,9 @@ NFKC folding (so full-width ＡＰＩ is api):
 - `@word`   only in a heading (`@about` finds "A bit about me", never "about 40 km").
 - `^word`   only at the start of a heading (`^about` finds "About Kevin", never "about 40 km").
 - `=word`   only a heading that is exactly this (`=me`).
+- `~word`   only in a file with Japanese kana: a Japanese word in kanji that Chinese uses otherwise
+            (数字 "figures" vs 数字人 "digital human"). The defaults mark their Japanese-only kanji
+            words so (`kana_only`); in `[tree.domains]` write the mark yourself.
 
 A cue of several words (or of three or more CJK characters) weighs 2, a single word 1, a cue
 ending in `?` half as much (first-person words in a heading: "Kurz zu mir", "Me in a nutshell"):
@@ -290,3 +293,26 @@ INSTRUCTION_WORDS: list[str] = [
     "immer", "niemals", "nie", "jede sitzung", "vor dem",
     "luôn", "không bao giờ", "phải", "không được",
 ]
+
+# Words that name no topic, only that a section holds memory: a heading made of them alone
+# ("Core Memories", "Misc notes", "雜項", "その他") is no better home than a weak body's lead.
+TOPICLESS: list[str] = [
+    "core", "key", "main", "important", "essential", "memory", "memories", "memo", "memos", "note", "notes",
+    "misc", "miscellaneous", "other", "others", "general", "fact", "facts", "thing", "things", "stuff", "info",
+    "information", "detail", "details", "highlights", "remember", "random", "assorted", "long", "term",
+    "persistent", "saved", "useful", "quick", "bits", "and", "the", "of", "to", "for", "my", "a",
+    "核心", "记忆", "記憶", "重要", "其他", "其它", "杂项", "雜項", "备注", "備註", "笔记", "筆記", "杂记", "雜記", "要点", "要點",
+    "关键", "關鍵", "长期", "長期", "事项", "事項", "信息", "資訊", "零散", "随记", "隨記", "与", "與", "和", "的",
+    "メモ", "その他", "覚え書き", "備忘録", "雑記", "雑多", "情報",
+    "sonstiges", "diverses", "notizen", "wichtiges", "wichtig", "kern", "erinnerungen", "allgemeines",
+    "ghi", "chú", "khác", "linh", "tinh", "quan", "trọng", "ký", "ức",
+]
+
+
+def kana_only(cue: str) -> bool:
+    """Is a Japanese cue a word in kanji alone that no Chinese list holds (数字, 経費, 見積)?"""
+    text = cue.strip("~*^=@? ")
+    chinese = {w.strip("~*^=@? ") for by_language in CUES.values() for lang in ("zh", "zht")
+               for w in by_language.get(lang, [])}
+    return bool(text) and all("\u3400" <= c <= "\u9fff" or "\uf900" <= c <= "\ufaff" for c in text) \
+        and text not in chinese

@@ -32,10 +32,12 @@ import functools
 import re
 import time
 
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+
 from ...base.errors import ConfigError
 from .. import secrets, shared
-from .cues import CUES, EMOJI, INSTRUCTION_WORDS, RULE_HEADINGS
-from .match import Matcher, fold, for_table, matcher
+from .cues import CUES, EMOJI, INSTRUCTION_WORDS, RULE_HEADINGS, TOPICLESS, kana_only
+from .match import Matcher, fold, for_table, has_kana, matcher, stems
 from .units import bare_title
 
 GENERAL = "general"
@@ -51,14 +53,16 @@ MARGIN = 1.0  # how far the best body score must lead the next
 HEADING_DOMAIN_WORDS = 3  # a domain named after a heading keeps its first words (CJK: 8 characters)
 
 DEFAULT_DOMAINS: dict[str, list[str]] = {
-    name: [cue for words in by_language.values() for cue in words] for name, by_language in CUES.items()
+    name: [("~" + cue if lang == "ja" and kana_only(cue) else cue) for lang, words in by_language.items() for cue in words]
+    for name, by_language in CUES.items()
 }
+TOPICLESS_WORDS = frozenset(w for w in TOPICLESS if not _CJK.search(w))
+_TOPICLESS_CJK = re.compile("|".join(sorted((re.escape(w) for w in TOPICLESS if _CJK.search(w)), key=len, reverse=True)))
 
 _COMMENT_TAG = re.compile(r"<!--\s*domain\s*:\s*([^\s>]+)\s*-->", re.IGNORECASE)
 _BRACKET_TAG = re.compile(r"\[([A-Za-z][A-Za-z0-9_-]{1,30})\]")
 _PIN_TAG = re.compile(r"\[(?:pin|p0)\]", re.IGNORECASE)
 _SLUG = re.compile(r"[^a-z0-9\u00c0-\u024f\u1e00-\u1eff\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af-]+")
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 _ENTRY_TYPE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[^\]]*\]\s*)*?\[([P!])\]")
 _MONEY = re.compile(r"(?i)[$€£¥₫]\s?\d[\d,.]*|\d[\d,.]*\s?(?:€|元|円|萬元|万元|đồng|nghìn|triệu|usd|eur|rmb|"
                     r"港幣|港币|台幣|dollars?|euros?)(?![a-z])")
@@ -81,6 +85,7 @@ _AS_OF = re.compile(r"(?i)\b(?:updated|revised|added|as of|last|since)\b|更新|
 _NUMBERING = re.compile(r"^(?:[一二三四五六七八九十]+[、.．]|第[一二三四五六七八九十\d]+[章节部分]|\d+(?:\.\d+)*[.)、]?|[ivx]+[.)]|§)\s*",
                         re.IGNORECASE)
 _ASIDE = re.compile(r"\s*(?:[(（\[【][^)）\]】]*[)）\]】]|[-–—:：|/].*)$")
+_BRACKETED = re.compile(r"[(（\[【][^)）\]】]*[)）\]】]")
 _DATE = re.compile(r"\d{4}[-/.年]\d{1,2}(?:[-/.月]\d{1,2}日?)?|\b(?:19|20)\d\d\b")
 
 
@@ -124,6 +129,20 @@ def _in_future(head: str) -> bool:
     """Does the heading's first day (YYYY-MM-DD) lie after today? A coming day is an appointment."""
     found = _ISO_DAY.search(head)
     return found is not None and found.group(0).replace("/", "-").replace(".", "-") > time.strftime("%Y-%m-%d")
+
+
+def topicless(heading: str) -> bool:
+    """Does the heading name no topic, only that it holds memory ("Core Memories", "Misc",
+    "Key facts", "雜項", "其他", "メモ", "Sonstiges")? Its numbering, dates and asides aside."""
+    text = _DATE.sub("", heading_text(heading))
+    text = _NUMBERING.sub("", text.strip()) or text
+    text = _BRACKETED.sub(" ", text)
+    rest = _TOPICLESS_CJK.sub("", text) if _TOPICLESS_CJK else text
+    words = re.findall(r"[^\W\d_]+", rest)
+    if not words and not re.search(r"[^\W\d_]", text):
+        return False  # nothing but digits and marks: no heading to judge
+    return all(w in TOPICLESS_WORDS or any(s in TOPICLESS_WORDS for s in stems(w)) for w in words if not _CJK.match(w)) \
+        and not _CJK.search(rest)
 
 
 def heading_domain(heading: str) -> str:
@@ -185,7 +204,9 @@ class Context:
         self.table = table
         self.matcher: Matcher = for_table(table)
         self.confidence = confidence
-        self.found = [self.matcher.find(fold(body[:BODY_CHARS])) for body in bodies or []]
+        # Japanese-only kanji cues (数字 "figures", not zh 数字人 "digital human") need kana in the file
+        self.kana: bool | None = any(has_kana(body) for body in bodies) if bodies else None
+        self.found = [self.matcher.find(fold(body[:BODY_CHARS]), kana=self.kana) for body in bodies or []]
         self.sections = len(self.found)
         self.df: dict[tuple[str, str], int] = {}
         for cues in self.found:
@@ -227,8 +248,9 @@ def explain(heading: str, body: str, table: dict[str, list[str]], context: Conte
         verdict = Verdict(ARCHIVE)  # "Session 2026-05-22 — shipped X": the record of a day's work, not its topic
         verdict.cues = ["heading: a dated log entry (an event and its date)"]
         return verdict
-    heading_scores, order, why = _heading_evidence(head, heading, context.matcher, table)
-    body_scores = _body_evidence(body, context, found, why)
+    kana = context.kana if context.kana is not None else has_kana(heading) or has_kana(body[:BODY_CHARS])
+    heading_scores, order, why = _heading_evidence(head, heading, context.matcher, table, kana)
+    body_scores = _body_evidence(body, context, found, why, kana)
     if heading_scores:
         top = max(heading_scores.values())
         named = [d for d in order if heading_scores[d] == top]
@@ -242,10 +264,14 @@ def explain(heading: str, body: str, table: dict[str, list[str]], context: Conte
     ranked = sorted(body_scores.items(), key=lambda row: -row[1])
     best, score = ranked[0] if ranked else (GENERAL, 0.0)
     runner_up = ranked[1][1] if len(ranked) > 1 else 0.0
-    if score >= context.confidence and score - runner_up >= MARGIN:
+    bar, lead = (context.confidence, MARGIN)
+    vague = topicless(heading)
+    if vague:  # "Core Memories", "雜項": a name that says nothing is no better home than a weak body's
+        bar, lead = bar / 2, lead / 2
+    if score >= bar and score - runner_up >= lead:
         verdict = Verdict(best)
         verdict.scores = dict(body_scores)
-        verdict.cues = why.get(best, [])
+        verdict.cues = why.get(best, []) + (["the heading names no topic: the body's lead decides"] if vague else [])
         return verdict
     own = heading_domain(heading) if head else GENERAL
     verdict = Verdict(own)
@@ -257,13 +283,17 @@ def explain(heading: str, body: str, table: dict[str, list[str]], context: Conte
     return verdict
 
 
-def _heading_evidence(head: str, heading: str, matcher_: Matcher,
-                      table: dict[str, list[str]]) -> tuple[dict[str, float], list[str], dict[str, list[str]]]:
-    """Per domain, the heading's points; the domains in the order the heading names them."""
+def _heading_evidence(head: str, heading: str, matcher_: Matcher, table: dict[str, list[str]],
+                      kana: bool | None = None) -> tuple[dict[str, float], list[str], dict[str, list[str]]]:
+    """Per domain, the heading's points; the domains in the order the heading names them.
+    A bracketed aside qualifies the heading ("Team Structure (GenGame Project)" is about a team):
+    its cues count only when the rest of the heading names no domain."""
     scores: dict[str, float] = {}
     positions: dict[str, int] = {}
     why: dict[str, list[str]] = {}
-    for cue in matcher_.find(head, heading=True):
+    main = _BRACKETED.sub(" ", head).strip()
+    found = matcher_.find(main, heading=True, kana=kana) if main and main != head else []
+    for cue in found or matcher_.find(head, heading=True, kana=kana):
         points = HEADING_WEIGHT * matcher_.weight(cue)
         scores[cue.domain] = scores.get(cue.domain, 0) + points
         at = head.find(cue.text)
@@ -279,7 +309,8 @@ def _heading_evidence(head: str, heading: str, matcher_: Matcher,
     return scores, sorted(scores, key=lambda d: positions.get(d, 10**6)), why
 
 
-def _body_evidence(body: str, context: Context, found: list | None, why: dict[str, list[str]]) -> dict[str, float]:
+def _body_evidence(body: str, context: Context, found: list | None, why: dict[str, list[str]],
+                   kana: bool | None = None) -> dict[str, float]:
     scores: dict[str, float] = {}
 
     def add(domain: str, points: float, reason: str) -> None:
@@ -289,7 +320,7 @@ def _body_evidence(body: str, context: Context, found: list | None, why: dict[st
                 scores[domain] = scores.get(domain, 0) + points
                 why.setdefault(domain, []).append(f"{reason} (+{points:.2g})")
 
-    cues = found if found is not None else context.matcher.find(fold(body[:BODY_CHARS]))
+    cues = found if found is not None else context.matcher.find(fold(body[:BODY_CHARS]), kana=kana)
     for cue in sorted(cues, key=lambda c: (-c.weight, c.text)):
         points = context.matcher.weight(cue) * context.specificity(cue.domain, cue.text)
         add(cue.domain, points, f"body: {cue.text}")

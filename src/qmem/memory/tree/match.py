@@ -20,9 +20,15 @@ import re
 import unicodedata
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+_KANA = re.compile(r"[\u3040-\u30ff]")
 _WORD = re.compile(r"[\w]+")  # after folding: Latin letters with accents, digits, _ (and CJK runs, skipped)
 MAX_WORDS = 4
 _NOTHING: tuple[tuple[str, ...], tuple] = ((), ())
+
+
+def has_kana(text: str) -> bool:
+    """Is any of the text Japanese kana (the one sure sign of Japanese among CJK scripts)?"""
+    return bool(_KANA.search(text))
 
 
 def fold(text: str) -> str:
@@ -54,8 +60,12 @@ def stems(word: str) -> frozenset[str]:
 
 
 def _plural_forms(word: str) -> set[str]:
-    """A cue word and its singular (the text side's inflections are `stems`)."""
+    """A cue word and its singular (the text side's inflections are `stems`). A noun in -ings
+    keeps its -s: its singular is another word ("learnings" are takeaways, "learning" is study;
+    "findings", "earnings")."""
     out = {word}
+    if word.endswith("ings"):
+        return out
     if len(word) > 3 and word.endswith("ies"):
         out.add(word[:-3] + "y")
     elif len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
@@ -64,13 +74,15 @@ def _plural_forms(word: str) -> set[str]:
 
 
 class Cue:
-    __slots__ = ("cjk", "domain", "kind", "raw", "text", "weight", "where", "words")
+    __slots__ = ("cjk", "domain", "kana", "kind", "raw", "text", "weight", "where", "words")
 
     def __init__(self, raw: str, domain: str) -> None:
         self.raw = raw
         self.domain = domain
         self.where = "any"
         text = fold(raw.strip())
+        self.kana = text.startswith("~")  # a Japanese word in kanji: only where the text has kana
+        text = text.lstrip("~")
         weak = text.endswith("?")
         text = text.rstrip("?")
         if text[:1] in "^=@":
@@ -134,8 +146,9 @@ class Matcher:
             return False
         return cue.where == "heading" or (cue.where == "start" and at_start) or (cue.where == "exact" and whole)
 
-    def find(self, text: str, heading: bool = False) -> list[Cue]:
-        """The distinct cues in `text` (already folded), longer matches hiding shorter ones."""
+    def find(self, text: str, heading: bool = False, kana: bool | None = None) -> list[Cue]:
+        """The distinct cues in `text` (already folded), longer matches hiding shorter ones.
+        `kana`: is the text (or its file) Japanese; None: look at the text itself."""
         found: dict[tuple[str, str], Cue] = {}
         tokens = [word for word in _WORD.findall(text) if not _CJK.match(word)]
         whole = len(tokens)
@@ -147,9 +160,10 @@ class Matcher:
                 continue
             k += self._at(tokens, k, heading, whole, found)
         if self.cjk_pattern is not None:
+            japanese = has_kana(text) if kana is None else kana
             for match in self.cjk_pattern.finditer(text):
                 for cue in self.cjk[match.group(0)]:
-                    if self._allowed(cue, heading, match.start() == 0, match.group(0) == text.strip()):
+                    if (japanese or not cue.kana) and self._allowed(cue, heading, match.start() == 0, match.group(0) == text.strip()):
                         found.setdefault((cue.domain, cue.text), cue)
         return list(found.values())
 
@@ -197,7 +211,7 @@ class Matcher:
 
 @functools.lru_cache(maxsize=8)
 def matcher(frozen: tuple[tuple[str, tuple[str, ...]], ...]) -> Matcher:
-    return Matcher(tuple(Cue(raw, name) for name, words in frozen for raw in words if raw.strip("*^=@? ")))
+    return Matcher(tuple(Cue(raw, name) for name, words in frozen for raw in words if raw.strip("~*^=@? ")))
 
 
 def for_table(table: dict[str, list[str]]) -> Matcher:
