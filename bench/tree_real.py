@@ -179,8 +179,9 @@ def judge(sections: list[list[str]], reader_path: str) -> tuple[list[list[str]],
             out.append([file, lang, unit, domain, "?", "?", "UNJUDGED", "UNJUDGED", why])
             continue
         right, acceptable = reader[key]
+        # its own name, or the series its heading opens ("Session 3 …" → session); another section's name is not
         own = domain not in DEFAULT_DOMAINS and domain != "pinned" and (
-            domain == heading_domain(unit) or "named after its heading" in why or "a series" in why)
+            domain == heading_domain(unit) or ("a series" in why and heading_domain(unit).startswith(domain)))
         verdict = "RIGHT" if domain in right else "ACCEPTABLE" if domain in acceptable or own else "WRONG"
         strict = "WRONG" if own and domain not in right | acceptable else verdict
         out.append([file, lang, unit, domain, "|".join(sorted(right)), "|".join(sorted(acceptable)), verdict, strict, why])
