@@ -312,3 +312,26 @@ def test_a_plural_in_ings_is_not_its_singular():
     """"Learnings" are lessons; "Learning" is study (a plan, a course), not a lesson learned."""
     assert domain("Learnings", "- a\n") == "lessons"
     assert domain("Learning Memory Snapshot", "- chapter 7 next week\n") != "lessons"
+
+
+def test_past_the_domain_limit_a_section_joins_a_domain_filed_by_evidence_not_another_sections_name():
+    """Post hoc (session-2 held-out: "oncall" joined "ppl", another section's own name)."""
+    odd = ["Quux", "Zorbl", "Frobnic", "Wibble", "Plugh", "Xyzzy", "Thud", "Grault", "Garply", "Waldo",
+           "Fred", "Corge", "Snark", "Blort", "Flarp", "Gronk", "Zzyzx", "Vorpal", "Borogove", "Tumtum"]
+    text = "# M\n\n## Project Alpha\n- the milestones of the launch and the roadmap\n" + "".join(
+        f"\n## {word}\n- nothing to go by here, {word.lower()} {n}\n" for n, word in enumerate(odd))
+    the_plan = tree.plan(text, {}, root_budget=400)
+    own = {p.title.lower() for p in the_plan.parts}
+    joined = [p for p in the_plan.parts if p.domain != p.title.lower() and p.title != "Project Alpha"]
+    assert joined and all(p.domain not in own for p in joined), [(p.title, p.domain) for p in joined]
+    secret = text.replace("## Project Alpha\n", "## Project Alpha\n- the milestones\n\n## Keys\n- password: Xk9!vQ2#mL\n", 1)
+    after = tree.plan(secret, {}, root_budget=400)
+    assert all(p.domain != "accounts" for p in after.parts if p.title != "Keys")  # a secret draws no neighbour
+
+
+def test_a_concept_listed_in_one_language_is_found_in_its_translations():
+    """Post hoc (session-2 held-out): 当前状态 / roadmap / tech stack were listed, their English or
+    Japanese forms were not."""
+    assert domain("Current state (as of 2026-02-27)", "- 41 of 63 meters online\n") == "projects"
+    assert domain("ロードマップ", "- 3 月：検索\n") == "projects"
+    assert domain("技術スタック", "- Next.js\n") == "infrastructure"

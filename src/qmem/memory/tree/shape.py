@@ -235,7 +235,8 @@ def _settle_own_domains(parts: list[Part]) -> None:
     """Sections named after their own heading (no clear evidence): three or more that open with the
     same word are a series and share it ("Session 1 …", "Session 2 …" → session); past
     MAX_DOMAINS domains, the smallest such domains join the domain their body leans to, else
-    the one of the section before them (the user put them there)."""
+    the one of the nearest section before them (else after) filed by evidence (the user put them
+    there; another section's own name would group nothing: "oncall" joining "ppl")."""
     own = [p for p in parts if not p.pinned and not p.verdict.confident]
     series = Counter(p.domain.split("-")[0] for p in own)
     for part in own:
@@ -248,18 +249,29 @@ def _settle_own_domains(parts: list[Part]) -> None:
         if not part.pinned:
             sizes[part.domain] += estimate_tokens(part.text)
     named = sorted({p.domain for p in own}, key=lambda d: (sizes[d], d))
+    # filed by what they are about: a secret or a confidential mark says nothing of the next section's topic
+    settled = {p.domain for p in parts if not p.pinned and p.verdict.confident and not p.verdict.secrets
+               and p.domain not in (domains_mod.ACCOUNTS, domains_mod.PRIVATE)}
     while len(sizes) > MAX_DOMAINS and named:
         gone = named.pop(0)
         for k, part in enumerate(parts):
             if part.pinned or part.domain != gone:
                 continue
             ranked = sorted(part.verdict.scores.items(), key=lambda row: -row[1])
-            near = next((p.domain for p in reversed(parts[:k]) if not p.pinned and p.domain != gone), None) or \
-                next((p.domain for p in parts[k + 1:] if not p.pinned and p.domain != gone), gone)
+            near = _nearest(parts, k, gone, settled) or _nearest(parts, k, gone, None) or gone
             part.domain = part.verdict.domain = ranked[0][0] if ranked else near
             part.verdict.cues = [f"more than {MAX_DOMAINS} domains: joined {part.domain}"] + part.verdict.cues
             sizes[part.domain] += estimate_tokens(part.text)
         del sizes[gone]
+
+
+def _nearest(parts: list[Part], k: int, gone: str, among: set[str] | None) -> str | None:
+    """The domain of the nearest section before `k` (else after it) that is not pinned, not in
+    `gone` and, with `among`, in it."""
+    def fits(p: Part) -> bool:
+        return not p.pinned and p.domain != gone and (among is None or p.domain in among)
+    return next((p.domain for p in reversed(parts[:k]) if fits(p)), None) or \
+        next((p.domain for p in parts[k + 1:] if fits(p)), None)
 
 
 def _merge_runs(parts: list[Part], budget: int) -> list[Part]:
