@@ -32,13 +32,14 @@ import functools
 import re
 import time
 
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 
 from ...base.errors import ConfigError
 from .. import secrets, shared
 from .cues import CUES, EMOJI, INSTRUCTION_WORDS, RULE_HEADINGS, TOPICLESS, kana_only
 from .match import Matcher, fold, for_table, has_kana, matcher, stems
 from .units import bare_title
+
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 
 GENERAL = "general"
 ACCOUNTS = "accounts"

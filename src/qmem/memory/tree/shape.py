@@ -250,7 +250,8 @@ def _settle_own_domains(parts: list[Part]) -> None:
             sizes[part.domain] += estimate_tokens(part.text)
     named = sorted({p.domain for p in own}, key=lambda d: (sizes[d], d))
     # filed by what they are about: a secret or a confidential mark says nothing of the next section's topic
-    settled = {p.domain for p in parts if not p.pinned and p.verdict.confident and not p.verdict.secrets
+    settled = {p.domain for p in parts if not p.pinned and p.verdict is not None and p.verdict.confident
+               and not p.verdict.secrets
                and p.domain not in (domains_mod.ACCOUNTS, domains_mod.PRIVATE)}
     while len(sizes) > MAX_DOMAINS and named:
         gone = named.pop(0)
