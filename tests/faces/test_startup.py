@@ -12,10 +12,11 @@ from ..conftest import PYTHON, ROOT, subprocess_env
 
 HEAVY = ["typer", "click", "rich", "tomllib", "tomlkit", "orjson", "dataclasses", "inspect", "typing",
          "pathlib", "shutil", "tempfile", "argparse", "difflib", "subprocess", "threading", "logging", "random",
-         "hashlib", "unicodedata", "numpy", "jieba", "qmem.vector", "qmem.memory", "qmem.text.token_classes", "qmem.engine.sync"]
+         "hashlib", "unicodedata", "numpy", "jieba", "bisect", "qmem.vector", "qmem.memory", "qmem.text.token_classes", "qmem.engine.sync"]
 # What a plain search (no date in its words) does without: `re` with `enum`, `functools` and
-# `collections` (~25M instructions of imports), `json` (~6M more); `datetime` is the C module.
-SEARCH_SPARES = ["re", "json", "enum", "functools", "collections"]
+# `collections` (~25M instructions of imports), `json` (~6M more), even its C part `_json`
+# (jsontext escapes strings itself); `datetime` is the C module.
+SEARCH_SPARES = ["re", "json", "_json", "enum", "functools", "collections"]
 # What only indexing needs: a search reads the index, never Markdown structure, the file tree
 # or the manifests (it only asks whether a collection has one).
 INDEXING = ["qmem.text.markdown", "qmem.engine.scan", "qmem.engine.manifest", "array"]

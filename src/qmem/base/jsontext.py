@@ -1,19 +1,35 @@
 """`json.dumps(value, ensure_ascii=False, indent=2)` without importing `json`.
 
 `import json` compiles regular expressions, so it brings in `re` and `enum`: ~30M
-instructions, about 6 ms of a cold `qmem search --json` that is ~25 ms in all. Strings go
-through the C function `json` itself uses (`_json.encode_basestring`), numbers through
-`int.__repr__` / `float.__repr__` as in `json.encoder`, and the checks run in the same order,
-so the text is the same byte for byte (tests/base/test_jsontext.py compares the two). A value
-`json` would refuse (an unknown type, a circular reference) goes to `json.dumps` itself,
-which raises its own error.
+instructions, about 6 ms of a cold `qmem search --json` that is ~25 ms in all. Strings are
+escaped as `json`'s `encode_basestring` escapes them (without loading its C extension `_json`,
+~0.6M instructions), numbers go through `int.__repr__` / `float.__repr__` as in `json.encoder`,
+and the checks run in the same order, so the text is the same byte for byte
+(tests/base/test_jsontext.py compares the two). A value `json` would refuse (an unknown type, a
+circular reference) goes to `json.dumps` itself, which raises its own error.
 """
 
 from __future__ import annotations
 
-from _json import encode_basestring as _quote
-
 _INF = float("inf")
+# The C0 controls as `json` escapes them when ensure_ascii is off (the five with a short form,
+# the rest as \u00XX); the quote and the backslash are escaped first, every other character
+# stays itself.
+_CONTROLS = {**{code: f"\\u{code:04x}" for code in range(0x20)},
+             0x08: "\\b", 0x09: "\\t", 0x0A: "\\n", 0x0C: "\\f", 0x0D: "\\r"}
+
+
+def _quote(text: str) -> str:
+    """`_json.encode_basestring(text)`: the string between quotes, escaped as `json` does.
+    `str.replace` and `isprintable` scan in C; only a string with a control other than a line
+    break pays for `translate` (a dict lookup per character)."""
+    if "\\" in text or '"' in text:
+        text = text.replace("\\", "\\\\").replace('"', '\\"')
+    if not text.isprintable():
+        text = text.replace("\n", "\\n")  # a snippet's line breaks
+        if not text.isprintable():
+            text = text.translate(_CONTROLS)
+    return '"' + text + '"'
 
 
 class _Refused(Exception):

@@ -14,7 +14,7 @@ whitespace tokenizer reads back with the same positions. Tests compare the two t
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from _bisect import bisect_right  # the C module: bisect.py only re-exports it (~0.35M instructions)
 
 import tantivy
 
