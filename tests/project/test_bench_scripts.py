@@ -10,6 +10,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import cold_search
 import quality
+import scale
 import side_by_side
 import vector
 
@@ -53,3 +54,21 @@ def test_cold_search_table_renders():
     text = cold_search.table(data)
     assert "| after | 85.3M | 21.0 ms (19.5 ms) | 20.0 ms |" in text and "| python -c pass | - |" in text
     assert "on 100,005 sections" in text and "after imports beyond `python -c pass`: qmem.engine.search, tantivy" in text
+
+
+def test_scale_table_renders_every_size_and_version():
+    build = {"files": 1001, "corpus_bytes": 4_473_581, "build_wall_s": 2.46, "build_cpu_s": 2.71,
+             "build_peak_rss_mb": 53.8, "index_bytes": 3_323_923}
+    search = {"after": {"instructions": 77_499_463, "wall_ms": 70.1, "cpu_ms": 59.3},
+              "python -c pass": {"instructions": None, "wall_ms": 40.5, "cpu_ms": 28.8}}
+    refresh = {"noop_wall_ms": 43.1, "noop_cpu_ms": 40.9, "touch_all_wall_s": 0.098, "touch_all_cpu_s": 0.094}
+    data = {"query": "deploy wallet", "runs": 7, "load": 3.0, "sources": ["after"],
+            "sizes": {"10000": {"build": build, "refresh": refresh, "search": search},
+                      "1000000": {"build": build, "search": search}}}
+    text = scale.table(data)
+    assert "| metric | 10,000 sections | 1,000,000 sections |" in text
+    assert "| full build wall (CPU) | 2.5 s (2.7 s) | 2.5 s (2.7 s) |" in text
+    assert "| index size (× corpus) | 3 MB (0.74×) |" in text
+    assert "| no-op refresh wall (CPU) | 43 ms (41 ms) | - |" in text  # a run with --no-refresh
+    assert "| cold search, after: instructions | 77.5M | 77.5M |" in text
+    assert "| cold search, python -c pass: instructions | - | - |" in text
