@@ -151,7 +151,7 @@ def table(data: dict) -> str:
     lines = [f"Scale ladder (`bench/scale.py`), cold query {data['query']!r}; load average {data['load']:.1f} at the end:",
              "", head, "|---|" + "---|" * len(sizes)]
 
-    def row(name: str, cell) -> None:  # noqa: ANN001
+    def row(name: str, cell) -> None:
         cells = []
         for s in sizes.values():
             try:

@@ -51,7 +51,7 @@ def corpus_cfg(tmp_path: Path):
     (root / "memory").mkdir(parents=True)
     for f in range(60):
         lines = [f"# file {f} {rng.choice(WORDS)}", ""]
-        for s in range(10):
+        for _ in range(10):
             zh = rng.random() < 0.3
             head = "".join(rng.choices(HAN, k=4)) if zh else " ".join(rng.choices(WORDS, k=2))
             lines += [f"## {head}", ""]
