@@ -15,6 +15,10 @@ from .conventions import DEFAULT_EXCLUDE, SHARED_SCOPE
 from .errors import BadInputError, ConfigError, NotFoundError
 from .fsutil import atomic_write, glob_to_regex
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing costs a search's start-up: for the checker only
+    from typing import Any
+
 CONFIG_NAME = "collections.toml"
 DEFAULT_PATTERNS = ["MEMORY.md", "memory/**/*.md"]
 DEFAULT_LOCK_TIMEOUT = 30.0
@@ -218,15 +222,16 @@ def check_globs(globs: list[str]) -> str | None:
 def _number(file: str, key: str, value: object, minimum: float, maximum: float | None = None,
             whole: bool = False) -> float:
     """A finite number in [minimum, maximum] (a whole one when `whole`), else a ConfigError."""
-    ok = (not isinstance(value, bool) and isinstance(value, (int, float)) and value == value  # NaN != NaN
-          and minimum <= value <= (maximum if maximum is not None else float("inf")) and value != float("inf"))
-    if ok and whole and value != int(value):
+    number = value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+    ok = (number is not None and number == number  # NaN != NaN
+          and minimum <= number <= (maximum if maximum is not None else float("inf")) and number != float("inf"))
+    if ok and whole and number is not None and number != int(number):
         ok = False
-    if not ok:
+    if not ok or number is None:
         upper = f" and <= {maximum:g}" if maximum is not None else ""
         kind = "a whole number" if whole else "a number"
         raise _fail(file, key, f"expected {kind} >= {minimum:g}{upper}, got {value!r}")
-    return int(value) if whole else value
+    return int(number) if whole else number
 
 
 # key → (minimum, maximum, whole number)
@@ -310,18 +315,20 @@ def _sane(data: object) -> bool:
         and type(data.get("scopes", {})) is dict
 
 
-def _from_dict(file: str, data: dict[str, object]) -> Config:
+def _from_dict(file: str, data: dict[str, Any]) -> Config:
+    """The Config of `data`, a dict whose every key and shape `_validated` (or `_sane`, for the
+    cache) has checked: typed Any here, as TOML and marshal give it."""
     cfg = Config(file)
     for name, body in data["collections"].items():
         cfg.collections[name] = Collection(name, body["path"], body["patterns"], body["exclude"], body["description"],
                                            bool(body.get("embed", False)), body.get("scope", ""))
     if "data_dir" in data and not os.environ.get("QMEM_DATA"):
-        cfg.data_root = data["data_dir"]  # type: ignore[assignment]
-    cfg.lock_timeout = float(data.get("lock_timeout", DEFAULT_LOCK_TIMEOUT))  # type: ignore[arg-type]
-    cfg.limit = int(data.get("limit", DEFAULT_LIMIT))  # type: ignore[call-overload]
-    cfg.snippet_lines = int(data.get("snippet_lines", DEFAULT_SNIPPET_LINES))  # type: ignore[call-overload]
-    cfg.extra = data.get("extra", {})  # type: ignore[assignment]
-    cfg.backend = data.get("backend", cfg.backend)  # type: ignore[assignment]
+        cfg.data_root = data["data_dir"]
+    cfg.lock_timeout = float(data.get("lock_timeout", DEFAULT_LOCK_TIMEOUT))
+    cfg.limit = int(data.get("limit", DEFAULT_LIMIT))
+    cfg.snippet_lines = int(data.get("snippet_lines", DEFAULT_SNIPPET_LINES))
+    cfg.extra = data.get("extra", {})
+    cfg.backend = data.get("backend", cfg.backend)
     scopes = data.get("scopes", {})
     cfg.scope = scopes.get("own", SHARED_SCOPE)
     cfg.sees = scopes.get("see", [cfg.scope, SHARED_SCOPE] if cfg.scope != SHARED_SCOPE else [SHARED_SCOPE])

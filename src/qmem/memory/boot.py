@@ -94,9 +94,9 @@ def boot(ws: Workspace, *, budget: int = DEFAULT_BUDGET, days: int = DEFAULT_DAY
     result.parts.extend(Part("rules", path, text) for path, text in rules if text.strip())
     if state.strip():
         result.parts.append(Part("state", ws.rel(ws.session_state), state))
-    logs = [Part("daily", path, text) for path, text in logs]
-    result.parts.extend(logs)
-    _fit(ws, result, list(reversed(logs)))
+    log_parts = [Part("daily", path, text) for path, text in logs]
+    result.parts.extend(log_parts)
+    _fit(ws, result, list(reversed(log_parts)))
     return result
 
 

@@ -199,8 +199,8 @@ def _resolve(kind: str, groups: tuple, now: date) -> tuple[date, date] | None:
                 return _month_span(*(lambda d: (d.year, d.month))(_shift_months(now, n)))
             return date(now.year - n, 1, 1), date(now.year - n, 12, 31)
         if kind in ("rel_day", "zh_rel_day"):
-            back = {"the day before yesterday": 2, "yesterday": 1, "大前天": 3, "前天": 2, "昨天": 1, "昨晚": 1}
-            day = now - timedelta(days=back.get(re.sub(r"\s+", " ", g[0]), 0))
+            days_back = {"the day before yesterday": 2, "yesterday": 1, "大前天": 3, "前天": 2, "昨天": 1, "昨晚": 1}
+            day = now - timedelta(days=days_back.get(re.sub(r"\s+", " ", g[0]), 0))
             return day, day
         if kind == "weekday":
             target = _WEEKDAYS[g[1]]
