@@ -80,3 +80,14 @@ def test_same_path_in_two_collections_needs_c(cfg, tmp_path):
     with pytest.raises(BadInputError, match="several collections"):
         retrieve.get(cfg, "MEMORY.md")
     assert retrieve.get(cfg, "MEMORY.md", ["other"]).lines == ["# Other"]
+
+
+def test_an_excerpt_takes_its_fields_by_name_and_refuses_a_misspelt_one(cfg):
+    """Typed fields (no **fields): a misspelt or missing field is an error, not a silent drop."""
+    got = retrieve.get(cfg, "memory/2026-02-28.md:3:2")
+    fields = {name: getattr(got, name) for name in retrieve.Excerpt.__slots__}
+    assert retrieve.Excerpt(**fields).to_dict() == got.to_dict()
+    with pytest.raises(TypeError):
+        retrieve.Excerpt(**fields, line_strat=3)
+    with pytest.raises(TypeError):
+        retrieve.Excerpt(**{k: v for k, v in fields.items() if k != "heading"})

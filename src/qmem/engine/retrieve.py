@@ -34,11 +34,16 @@ class Target:
 
 
 class Excerpt:
+    """What `get` returns: lines `line_start`..`line_end` of a file in a collection (and the
+    anchor and heading breadcrumb they were found by, empty for a line window)."""
+
     __slots__ = ("collection", "path", "abs_path", "anchor", "heading", "line_start", "line_end", "lines", "total_lines")
 
-    def __init__(self, **fields: object) -> None:
-        for name in self.__slots__:
-            setattr(self, name, fields[name])
+    def __init__(self, *, collection: str, path: str, abs_path: str, anchor: str, heading: str,
+                 line_start: int, line_end: int, lines: list[str], total_lines: int) -> None:
+        self.collection, self.path, self.abs_path = collection, path, abs_path
+        self.anchor, self.heading = anchor, heading
+        self.line_start, self.line_end, self.lines, self.total_lines = line_start, line_end, lines, total_lines
 
     @property
     def text(self) -> str:
