@@ -27,7 +27,6 @@ PENDING: dict[str, int] = {
     "src/qmem/backends/opensearch/backend.py": 1,
     "src/qmem/backends/tantivy/searcher.py": 3,
     "src/qmem/engine/parallel.py": 9,
-    "src/qmem/engine/retrieve.py": 1,
     "src/qmem/engine/search.py": 3,
     "src/qmem/engine/sync.py": 3,
     "src/qmem/faces/cli/app.py": 2,

@@ -91,12 +91,12 @@ def _locate(cfg: Config, path: str, names: list[str] | None) -> tuple[Collection
     found: list[tuple[Collection, str, str]] = []
     escaped = False
     for coll in candidates:
-        real = resolve_inside(coll.path, rel)
-        if real is None:
+        inside = resolve_inside(coll.path, rel)
+        if inside is None:
             escaped = True
             continue
-        if os.path.isfile(real):
-            found.append((coll, rel, real))
+        if os.path.isfile(inside):
+            found.append((coll, rel, inside))
     if not found:
         if escaped or rel.startswith(".."):
             raise UnsafePathError(f"{path}: resolves outside the collection root (traversal or symlink); refused")
