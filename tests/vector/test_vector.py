@@ -121,8 +121,9 @@ def test_weighted_rrf_by_hand_and_the_clear_winner_guard():
 
 def test_cli_embed_vsearch_query_and_search_hybrid(cli, workspace, monkeypatch):
     assert cli("collection", "create", "main", str(workspace)).code == 0
-    none_yet = cli("vsearch", "anything")
-    assert none_yet.code == 2 and "no vectors yet" in none_yet.err
+    none_yet = cli("vsearch", "rsync", "--json")  # one policy for every face: BM25, and a line saying why
+    assert none_yet.code == 0 and json.loads(none_yet.out) == json.loads(cli("search", "rsync", "--json").out)
+    assert "qmem: warning: no vectors yet: run qmem embed" in none_yet.err and "answered with BM25" in none_yet.err
     out = cli("embed", "--model", "fake")
     assert out.code == 0 and "embedded" in out.out
     assert json.loads(cli("embed", "main", "--model", "fake", "--json").out)[0]["embedded"] == 0

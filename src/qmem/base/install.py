@@ -18,15 +18,18 @@ DIST = "qmem-md"
 def _origin() -> tuple[str, bool]:
     """(where this install came from: a folder, a `git+…` URL or "" for an index; editable?)."""
     try:
-        import json
         from importlib import metadata
 
         text = metadata.distribution(DIST).read_text("direct_url.json")
     except Exception:  # not installed as a distribution (run from the tree), or no record
         return "", False
+    from . import jsonio
+
     try:
-        data = json.loads(text or "{}")
+        data = jsonio.loads(text or "{}")
     except ValueError:
+        return "", False
+    if not isinstance(data, dict):
         return "", False
     url = str(data.get("url") or "")
     if url.startswith("file://"):

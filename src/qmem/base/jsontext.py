@@ -6,7 +6,9 @@ escaped as `json`'s `encode_basestring` escapes them (without loading its C exte
 ~0.6M instructions), numbers go through `int.__repr__` / `float.__repr__` as in `json.encoder`,
 and the checks run in the same order, so the text is the same byte for byte
 (tests/base/test_jsontext.py compares the two). A value `json` would refuse (an unknown type, a
-circular reference) goes to `json.dumps` itself, which raises its own error.
+key of another type, a circular reference) raises the error `json` raises (TypeError,
+ValueError). This module and base/jsonio.py (orjson, the one JSON road off the start-up path)
+are the only ones that write or read JSON.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ def _quote(text: str) -> str:
 
 
 class _Refused(Exception):
-    """A value this encoder does not handle: let `json` say why."""
+    """A value JSON cannot hold (its message is json's)."""
 
 
 def dumps(value: object) -> str:
@@ -41,10 +43,10 @@ def dumps(value: object) -> str:
     out: list[str] = []
     try:
         _encode(value, "\n", out)
-    except (_Refused, RecursionError):
-        import json
-
-        return json.dumps(value, ensure_ascii=False, indent=2)
+    except _Refused as exc:
+        raise TypeError(str(exc)) from None
+    except RecursionError:
+        raise ValueError("Circular reference detected") from None
     return "".join(out)
 
 
@@ -71,13 +73,17 @@ def _scalar(value: object) -> str:
         return int.__repr__(value)
     if isinstance(value, float):
         return _float(value)
-    raise _Refused
+    raise _Refused(f"Object of type {type(value).__name__} is not JSON serializable")
 
 
 def _key(key: object) -> str:
     """A dict key as `json` writes it: a string as it is, a number, true, false or null as text
     (json tests float before int; no type is both, so `_scalar`'s order gives the same)."""
-    return _quote(key) if isinstance(key, str) else _quote(_scalar(key))
+    if isinstance(key, str):
+        return _quote(key)
+    if key is None or isinstance(key, (int, float)):  # bool is an int
+        return _quote(_scalar(key))
+    raise _Refused(f"keys must be str, int, float, bool or None, not {type(key).__name__}")
 
 
 def _encode(value: object, newline: str, out: list[str]) -> None:

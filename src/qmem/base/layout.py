@@ -150,32 +150,32 @@ def claim(data_dir: str, config_file: str) -> None:
     owner = os.path.join(data_dir, OWNER)
     if _looks_whole(owner):
         return
-    import json
-
+    from . import jsonio
     from .fsutil import atomic_write
 
     record = {"config": os.path.realpath(config_file), "created_at": time.time(), "layout": 2}
-    atomic_write(owner, json.dumps(record, ensure_ascii=False) + "\n")
+    atomic_write(owner, jsonio.dump_bytes(record) + b"\n")
 
 
 def _looks_whole(owner: str) -> bool:
     """True when the owner record reads as `claim` wrote it (checked without json: every
-    refresh claims, and a no-op refresh never imports json); a garbled one is rewritten."""
+    refresh claims, and a no-op refresh imports no JSON library); a garbled one is rewritten.
+    Both spellings count: orjson's compact one (written now) and json's (`{"config": "`)."""
     try:
         with open(owner, "rb") as handle:
             data = handle.read(1 << 16).rstrip()
     except OSError:
         return False
-    return data.startswith(b'{"config": "') and data.endswith(b"}") and b'"created_at": ' in data
+    return data.startswith((b'{"config":"', b'{"config": "')) and data.endswith(b"}") \
+        and (b'"created_at":' in data)
 
 
 def owner_of(data_dir: str) -> str | None:
     """The config file recorded in a data folder, or None when unrecorded or unreadable."""
-    import json
+    from . import jsonio
 
     try:
-        with open(os.path.join(data_dir, OWNER), "rb") as handle:
-            config = json.loads(handle.read()).get("config")
+        config = jsonio.read(os.path.join(data_dir, OWNER)).get("config")
     except (OSError, ValueError, AttributeError):
         return None
     return config if isinstance(config, str) else None

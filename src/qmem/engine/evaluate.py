@@ -8,14 +8,14 @@ binary; nDCG's ideal ranking puts every expected item first.
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections.abc import Callable
 
+from ..base import jsonio
 from ..base.config import Config
 from ..base.errors import BadInputError
-from .search import Hit, SearchOptions, search
+from .search import Hit
 
 _LINE_TARGET = re.compile(r"^(.*):(\d+)$")
 # Leading tag slugs GitHub keeps in an anchor: "[S] Tips" → "s-tips", "[P1|expire:…]" → "p1expire…-".
@@ -97,13 +97,13 @@ def load_fixture(path: str) -> list[Case]:
             if not line.strip():
                 continue
             try:
-                row = json.loads(line)
+                row = jsonio.loads(line)
                 query, expected = row["query"], row["expected"]
             except (ValueError, KeyError, TypeError):
                 raise BadInputError(f"{path}:{number}: expected {{\"query\": ..., \"expected\": [...]}}") from None
             if isinstance(expected, str):
                 expected = [expected]
-            if not isinstance(query, str) or not isinstance(expected, list) or not expected or \
+            if not isinstance(query, str) or not query.strip() or not isinstance(expected, list) or not expected or \
                     not all(isinstance(e, str) and e for e in expected):
                 raise BadInputError(f"{path}:{number}: query must be text and expected a non-empty list of paths")
             cases.append(Case(query, expected, number))
@@ -153,30 +153,25 @@ def score_case(case: Case, hits: list[Hit], k: int) -> CaseResult:
                       len(found) / len(set(case.expected)))
 
 
-MODES = ("bm25", "vector", "hybrid")
-
-
 def evaluate(cfg: Config, cases: list[Case], collections: list[str] | None = None, k: int = 10,
-             mode: str = "bm25") -> EvalReport:
-    """Run every case through search (BM25, vectors or both fused) and score the top `k`."""
+             mode: str = "bm25", say: Callable[[str], object] | None = None) -> EvalReport:
+    """Run every case through the one search every face uses (engine/answer.py: BM25, vectors
+    or both fused, the index healed on the way) and score the top `k`. Where `answer` would
+    fall back to BM25 (no vectors, no vector tier) the eval refuses: BM25's scores under the
+    name of another mode would mislead."""
+    from .answer import SearchRequest, answer
+    from .modes import BM25_NOTE, Session
+
     if k < 1:
         raise BadInputError("k must be at least 1")
-    if mode not in MODES:
-        raise BadInputError(f"unknown mode {mode!r}: use {', '.join(MODES)}")
-    options = SearchOptions(collections=collections, limit=k, snippet_lines=0)
-    run: Callable[[Config, str, SearchOptions], list[Hit]] = search
-    if mode != "bm25":
-        from . import hybrid
-
-        model = hybrid.model_for(cfg, collections)
-        vector_run = hybrid.hybrid if mode == "hybrid" else hybrid.vsearch
-
-        def vector_search(cfg_: Config, text: str, opts: SearchOptions) -> list[Hit]:
-            return vector_run(cfg_, text, opts, model)
-
-        run = vector_search
-
-    results = [score_case(case, run(cfg, case.query, options), k) for case in cases]
+    session = Session()  # one searcher and one model for every case
+    results = []
+    for case in cases:
+        request = SearchRequest(query=case.query, collections=collections, limit=k, mode=mode, snippet_lines=0)
+        found = answer(cfg, request, session=session, say=say)
+        if found.mode != mode:
+            raise BadInputError(f"cannot evaluate --mode {mode}: {found.note.removesuffix(BM25_NOTE)}")
+        results.append(score_case(case, found.hits, k))
     return EvalReport(k, results)
 
 
@@ -191,7 +186,7 @@ def beir_workspace(folder: str, out: str, split: str) -> list[Case]:
     os.makedirs(out, exist_ok=True)
     with open(os.path.join(folder, "corpus.jsonl"), encoding="utf-8") as handle:
         for line in handle:
-            doc = json.loads(line)
+            doc = jsonio.loads(line)
             title = (doc.get("title") or "").strip()
             text = (f"# {title}\n\n" if title else "") + doc["text"] + "\n"
             with open(os.path.join(out, f"{doc['_id']}.md"), "w", encoding="utf-8") as md:
@@ -199,7 +194,7 @@ def beir_workspace(folder: str, out: str, split: str) -> list[Case]:
     queries: dict[str, str] = {}
     with open(os.path.join(folder, "queries.jsonl"), encoding="utf-8") as handle:
         for line in handle:
-            row = json.loads(line)
+            row = jsonio.loads(line)
             queries[row["_id"]] = row["text"]
     relevant: dict[str, list[str]] = {}
     with open(os.path.join(folder, "qrels", f"{split}.tsv"), encoding="utf-8") as handle:
@@ -214,4 +209,4 @@ def beir_workspace(folder: str, out: str, split: str) -> list[Case]:
 def write_fixture(path: str, cases: list[Case]) -> None:
     with open(path, "w", encoding="utf-8") as handle:
         for case in cases:
-            handle.write(json.dumps({"query": case.query, "expected": case.expected}, ensure_ascii=False) + "\n")
+            handle.write(jsonio.dumps({"query": case.query, "expected": case.expected}) + "\n")

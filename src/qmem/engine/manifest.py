@@ -255,10 +255,10 @@ def stored_root(path: str) -> str | None:
     stored = _decode("", data)
     if stored is not None:
         return stored.root
-    import json  # here only: json imports re and enum, which a refresh that finds no change never needs
+    from ..base import jsonio  # here only: a refresh that finds no change imports no JSON library
 
     try:
-        root = json.loads(data).get("root")  # a v1 (JSON) manifest
+        root = jsonio.loads(data).get("root")  # a v1 (JSON) manifest
     except (ValueError, AttributeError):
         return None
     return root if isinstance(root, str) else None
@@ -316,10 +316,10 @@ def load_intent(data_dir: str, collection: str) -> set[str]:
             data = handle.read()
     except OSError:
         return set()
-    import json
+    from ..base import jsonio
 
     try:
-        raw = json.loads(data)
+        raw = jsonio.loads(data)
     except ValueError:
         return set()
     return {p for p in raw if isinstance(p, str)} if isinstance(raw, list) else set()
@@ -328,10 +328,10 @@ def load_intent(data_dir: str, collection: str) -> set[str]:
 def save_intent(data_dir: str, collection: str, paths: set[str]) -> None:
     """Record, before the commit, the paths whose sections this refresh replaces or deletes
     (added to any intent an earlier, interrupted refresh left)."""
-    import orjson
+    from ..base import jsonio
 
     pending = load_intent(data_dir, collection) | paths
-    atomic_write(_intent_path(data_dir, collection), orjson.dumps(sorted(pending)))
+    atomic_write(_intent_path(data_dir, collection), jsonio.dump_bytes(sorted(pending)))
 
 
 def settle_intent(data_dir: str, collection: str, pending: set[str]) -> None:
@@ -339,9 +339,9 @@ def settle_intent(data_dir: str, collection: str, pending: set[str]) -> None:
     interrupted refresh left pending (`pending`, less what this commit re-read) stays for the
     next full refresh; nothing pending clears the intent."""
     if pending:
-        import orjson
+        from ..base import jsonio
 
-        atomic_write(_intent_path(data_dir, collection), orjson.dumps(sorted(pending)))
+        atomic_write(_intent_path(data_dir, collection), jsonio.dump_bytes(sorted(pending)))
     else:
         clear_intent(data_dir, collection)
 

@@ -1,46 +1,77 @@
-"""Search in a named mode (bm25, vector, hybrid) that always answers.
+"""The vector and hybrid modes of engine/answer.py, and what long-lived faces keep between answers.
 
-Tools configured for qmd call `query` (hybrid) or `vsearch` by default; a qmem without the
-optional vector tier, or with collections not embedded yet, answers those with BM25 and says
-why in a note, instead of refusing. `search.search` stays the lean BM25 path.
+`pick` returns the search to run for `vector` or `hybrid`: vectors when the vector tier is
+installed and the collections have vectors; else BM25, with a note saying why (one rule for
+every face: a tool configured for qmd's `query` gets answers, and is told). Loaded only when a
+request names one of these modes, or a face opens a Session.
 """
 
 from __future__ import annotations
 
-from ..base.config import Config
 from ..base.errors import BadInputError
-from .search import Hit, SearchOptions, search
+from . import search as search_mod
 
-MODES = ("bm25", "vector", "hybrid")
+BM25_NOTE = "; answered with BM25 search"  # how Answer.note ends when vectors could not answer
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
-class Answer:
-    """The hits, the mode that produced them, and why it differs from the one asked (or "")."""
-
-    __slots__ = ("hits", "mode", "note")
-
-    def __init__(self, hits: list[Hit], mode: str, note: str = "") -> None:
-        self.hits = hits
-        self.mode = mode
-        self.note = note
+    from ..backends.seam import Searcher
+    from ..base.config import Config
+    from ..vector.models import Embedder
+    from .hits import Hit
 
 
-def search_mode(cfg: Config, text: str, options: SearchOptions, mode: str) -> Answer:
-    """Run `mode`; when the vector tier is missing or has no vectors, BM25 with a note."""
-    if mode not in MODES:
-        raise BadInputError(f"unknown mode {mode!r}: use {', '.join(MODES)}")
-    if mode == "bm25":
-        return Answer(search(cfg, text, options), "bm25")
+class Session:
+    """What a long-lived face (the MCP server, `qmem eval`) keeps between answers: a searcher
+    (a new one when the config names another data folder or backend) and the embedding
+    model, both opened on first use."""
+
+    __slots__ = ("searcher", "searcher_for", "model")
+
+    def __init__(self) -> None:
+        self.searcher: Searcher | None = None
+        self.searcher_for: tuple[str, dict] | None = None
+        self.model: Embedder | None = None
+
+    def open_searcher(self, cfg: Config) -> Searcher:
+        if self.searcher is None or self.searcher_for != (cfg.data_dir, cfg.backend):
+            from ..backends import open_searcher
+
+            self.searcher, self.searcher_for = open_searcher(cfg), (cfg.data_dir, dict(cfg.backend))
+        return self.searcher
+
+
+def pick(cfg: Config, text: str, options: search_mod.SearchOptions, mode: str, session: Session | None,
+               searcher: Searcher | None) -> tuple[Callable[[], list[Hit]], str, str]:
+    """The search to run for `mode`: vectors when the tier and the collections' vectors are
+    there, else BM25 with a note saying why."""
+    def bm25() -> list[Hit]:
+        return search_mod.search(cfg, text, options, searcher)
+
     try:
         from .hybrid import hybrid, model_for, vsearch
-    except ImportError as exc:
+    except ImportError as exc:  # the tier's extra (numpy) is not installed
         from ..base.install import install_hint
 
-        why = f"the vector tier is not installed ({exc.name or exc}; {install_hint('vector')})"
-        return Answer(search(cfg, text, options), "bm25", f"{why}; answered with BM25 search")
+        return bm25, "bm25", f"the vector tier is not installed ({exc.name or exc}; {install_hint('vector')})" + BM25_NOTE
     try:
-        model = model_for(cfg, options.collections)
-        run = hybrid if mode == "hybrid" else vsearch
-        return Answer(run(cfg, text, options, model), mode)
-    except BadInputError as exc:
-        return Answer(search(cfg, text, options), "bm25", f"{exc}; answered with BM25 search")
+        model = session.model if session and session.model else model_for(cfg, options.collections)
+    except BadInputError as exc:  # no vectors yet, or the model's own extra missing
+        return bm25, "bm25", f"{exc}{BM25_NOTE}"
+    if session:
+        session.model = model
+    fused = hybrid if mode == "hybrid" else vsearch
+
+    def vectors() -> list[Hit]:
+        nonlocal model
+        try:
+            return fused(cfg, text, options, model, searcher)
+        except BadInputError:
+            if session is None:
+                raise
+            model = session.model = model_for(cfg, options.collections)  # re-embedded with another model meanwhile
+            return fused(cfg, text, options, model, searcher)
+
+    return vectors, mode, ""

@@ -12,9 +12,9 @@ import inspect
 import os
 import sys
 
-from ..engine import catalog, retrieve, search
+from ..engine import catalog, retrieve
 from ..base import config
-from ..base.errors import BadInputError, IndexCorruptError, IndexMissingError, failure
+from ..base.errors import BadInputError, failure
 from ..memory import boot as boot_mod
 from ..memory import daily
 from ..memory.workspace import resolve
@@ -26,24 +26,26 @@ INSTRUCTIONS = (
 )
 
 
+# memory_search's parameters (OpenClaw's names) → the SearchRequest field each fills: the tool's
+# signature and this table are checked against SearchRequest by tests/faces/test_search_request.py.
+SEARCH_PARAMS = {"query": "query", "maxResults": "limit", "minScore": "min_score", "collection": "collections",
+                 "type": "types", "since": "since", "until": "until", "mode": "mode"}
+MAX_RESULTS = 100
+
+
 class Memory:
-    """What the tools share: the config (reloaded when its file changes) and a searcher kept
-    open between calls (a new one when the config names another data folder or backend)."""
+    """What the tools share: the config (reloaded when its file changes) and a search session
+    (a searcher kept open between calls, the embedding model once loaded)."""
 
     def __init__(self, config_file: str | None = None, workspace: str | None = None) -> None:
+        from ..engine.modes import Session
+
         self.config_file = config_file
         self.workspace = workspace
-        self.searcher = None  # backends.Searcher, for `searcher_for`
-        self.searcher_for: tuple[str, dict] | None = None
-        self.model = None  # the embedding model, loaded on the first vector or hybrid search
+        self.session = Session()
 
     def cfg(self) -> config.Config:
-        cfg = config.load(self.config_file, required=self.config_file is not None)
-        if self.searcher is None or self.searcher_for != (cfg.data_dir, cfg.backend):
-            from ..backends import open_searcher
-
-            self.searcher, self.searcher_for = open_searcher(cfg), (cfg.data_dir, dict(cfg.backend))
-        return cfg
+        return config.load(self.config_file, required=self.config_file is not None)
 
     def ws(self, cfg: config.Config):
         return resolve(self.workspace, cfg)
@@ -52,42 +54,17 @@ class Memory:
     def memory_search(self, query: str, maxResults: int = 10, minScore: float | None = None,
                       collection: str | None = None, type: str | None = None,
                       since: str | None = None, until: str | None = None, mode: str = "bm25") -> dict[str, object]:
-        cfg = self.cfg()
-        if mode not in ("bm25", "vector", "hybrid"):
-            raise BadInputError(f"unknown mode {mode!r}: use bm25, vector or hybrid")
-        options = search.SearchOptions(
-            collections=[collection] if collection else None, limit=max(1, min(int(maxResults), 100)),
-            types=[type] if type else None, since=since, until=until, min_score=minScore,
-            snippet_lines=cfg.snippet_lines,
-        )
-        if mode != "bm25":
-            hits = self._vector_hits(cfg, query, options, mode)
-        else:
-            try:
-                hits = search.search(cfg, query, options, self.searcher)
-            except (IndexMissingError, IndexCorruptError) as exc:  # a cache to build, or rebuild
-                from ..engine.sync import refresh
-
-                refresh(cfg, damaged=str(exc) if isinstance(exc, IndexCorruptError) else "")
-                hits = search.search(cfg, query, options, self.searcher)
+        from ..engine.answer import SearchRequest, answer
         from .render import openclaw_results
 
-        results = openclaw_results(hits)
-        for row, hit in zip(results, hits):
+        request = SearchRequest(query=query, limit=max(1, min(int(maxResults), MAX_RESULTS)), min_score=minScore,
+                                collections=[collection] if collection else None, types=[type] if type else None,
+                                since=since, until=until, mode=mode)
+        found = answer(self.cfg(), request, session=self.session)
+        results = openclaw_results(found.hits)
+        for row, hit in zip(results, found.hits):
             row.update(heading=hit.heading, collection=hit.collection, expired=hit.expired)
-        return {"results": results}
-
-    def _vector_hits(self, cfg: config.Config, query: str, options: search.SearchOptions, mode: str) -> list:
-        from ..engine import hybrid
-
-        if self.model is None:
-            self.model = hybrid.model_for(cfg, options.collections)
-        run = hybrid.hybrid if mode == "hybrid" else hybrid.vsearch
-        try:
-            return run(cfg, query, options, self.model, self.searcher)
-        except BadInputError:
-            self.model = hybrid.model_for(cfg, options.collections)  # re-embedded with another model
-            return run(cfg, query, options, self.model, self.searcher)
+        return {"results": results, "note": found.note} if found.note else {"results": results}
 
     def memory_get(self, path: str, **kwargs: int | str | None) -> dict[str, object]:
         start, lines, collection = kwargs.get("from"), kwargs.get("lines"), kwargs.get("collection")

@@ -16,7 +16,6 @@ meaning.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 
@@ -177,7 +176,7 @@ def _collection(cfg: config.Config, args: argparse.Namespace) -> None:
         report = qmd_config.import_all(cfg, found, source, args.names or None)
         for _, refreshed in report.created:
             _warn(refreshed)
-        _out(json.dumps(report.to_dict(), ensure_ascii=False, indent=2) if args.json else _import_text(report))
+        _out(render.to_json(report.to_dict()) if args.json else _import_text(report))
     else:
         source = qmd_config.config_path(args.index)
         waiting = qmd_config.pending(cfg, qmd_config.read(source))
@@ -185,7 +184,9 @@ def _collection(cfg: config.Config, args: argparse.Namespace) -> None:
                 for c in cfg.select(None)]
         rows += [{"name": c.name, "path": c.path, "pattern": ",".join(c.patterns), "source": "qmd"} for c in waiting]
         if args.json:
-            _out(json.dumps(rows, ensure_ascii=False))
+            from ..base import jsonio
+
+            _out(jsonio.dumps(rows))
         else:
             _out("".join(f"{r['name']}\t{r['path']}\t{r['pattern']}" + ("\t(qmd, not imported)" if r["source"] == "qmd" else "")
                          + "\n" for r in rows) or "No collections found. Run 'qmem-qmd collection add .' to create one.")
@@ -240,7 +241,7 @@ def _multi_get(cfg: config.Config, args: argparse.Namespace) -> None:
     check_limit(args.l, "-l")
     check_limit(args.max_bytes, "--max-bytes")
     docs = multi_get(cfg, args.pattern, args.l, args.max_bytes, not args.no_line_numbers)
-    _out(json.dumps([d.to_dict() for d in docs], ensure_ascii=False, indent=2) if args.json else documents_text(docs))
+    _out(render.to_json([d.to_dict() for d in docs]) if args.json else documents_text(docs))
 
 
 def _mcp(cfg: config.Config, args: argparse.Namespace) -> None:
@@ -268,25 +269,28 @@ def _needs_collections(cfg: config.Config) -> None:
 
 
 def _search(cfg: config.Config, args: argparse.Namespace) -> None:
-    from ..engine.modes import search_mode
+    from ..engine.answer import SearchRequest, answer
 
     _needs_collections(cfg)
-    options = search.SearchOptions(collections=args.collection, limit=max(1, args.n), snippet_lines=cfg.snippet_lines)
-    answer = search_mode(cfg, " ".join(args.query), options, MODES[args.command])
-    if answer.note:
-        sys.stderr.write(f"qmem-qmd: {args.command}: {answer.note}\n")
-    scored = [(qmd_score(h.score, answer.mode), h) for h in answer.hits]
+    request = SearchRequest(query=" ".join(args.query), collections=args.collection, limit=max(1, args.n),
+                            mode=MODES[args.command])
+    found = answer(cfg, request, say=lambda line: sys.stderr.write(f"qmem-qmd: {line}\n"))
+    if found.note:
+        sys.stderr.write(f"qmem-qmd: {args.command}: {found.note}\n")
+    for warning in found.warnings:
+        sys.stderr.write(f"qmem-qmd: warning: {warning}\n")
+    scored = [(qmd_score(h.score, found.mode), h) for h in found.hits]
     if args.min_score is not None:  # in qmd's range, as qmd compares it
         scored = [(score, h) for score, h in scored if score >= args.min_score]
     if args.json:
-        _out(json.dumps([_hit_json(h, answer.mode) for _, h in scored], ensure_ascii=False, indent=2))
+        _out(render.startup_json([_hit_json(h, found.mode) for _, h in scored]))  # a cold process per query
     elif not scored:
         _out("No results found")
     elif args.files:
         _out("".join(f"{_docid(h)},{score:.2f},qmd://{h.collection}/{h.path}\n" for score, h in scored))
     else:
         for score, hit in scored:
-            row = _hit_json(hit, answer.mode)
+            row = _hit_json(hit, found.mode)
             sys.stdout.write(f"{row['file']}:{row['line']} {row['docid']}\nTitle: {row['title']}\n"
                              f"Score: {score * 100:3.0f}%\n\n{row['snippet']}\n\n")
 

@@ -33,7 +33,17 @@ _MARK = "\x1b[1;31m"
 
 
 def to_json(value: object) -> str:
-    from ..base.jsontext import dumps  # json.dumps(value, ensure_ascii=False, indent=2) without `json` and `re`
+    """What a `--json` off the start-up path prints: orjson, indented (base/jsonio.py)."""
+    from ..base import jsonio
+
+    return jsonio.dumps(value, pretty=True)
+
+
+def startup_json(value: object) -> str:
+    """What the start-up path prints (a cold `qmem search`/`get`, `qmem index`, `qmem-qmd
+    search`): the same text as `to_json`, from base/jsontext.py's encoder, which imports no
+    JSON library (orjson's import alone costs more than a whole cold search)."""
+    from ..base.jsontext import dumps
 
     return dumps(value)
 
@@ -101,13 +111,13 @@ def explain_rows(explain: dict) -> list[str]:
 
 
 def hits_json(hits: list[Hit], full: bool = False) -> str:
-    return to_json([hit.to_dict(full) for hit in hits])
+    return startup_json([hit.to_dict(full) for hit in hits])
 
 
 def hits_openclaw(hits: list[Hit]) -> str:
     """OpenClaw's memory_search shape: {results: [{path, startLine, endLine, score, snippet,
     source, citation}]}, lines of the snippet shown."""
-    return to_json({"results": openclaw_results(hits)})
+    return startup_json({"results": openclaw_results(hits)})
 
 
 def openclaw_results(hits: list[Hit]) -> list[dict[str, object]]:
@@ -146,7 +156,7 @@ def excerpt_text(excerpt: Excerpt, color: bool = False) -> str:
 
 
 def excerpt_json(excerpt: Excerpt) -> str:
-    return to_json(excerpt.to_dict())
+    return startup_json(excerpt.to_dict())
 
 
 def refresh_text(report: RefreshReport) -> str:

@@ -13,7 +13,6 @@ written, so remember-then-search works.
 
 from __future__ import annotations
 
-import json
 import os
 import unicodedata
 from datetime import date, timedelta
@@ -175,8 +174,10 @@ def parse_notes(text: str, day: date, rejected: list[tuple[int, str]] | None = N
 
 def _note(line: str, day: date) -> entries.Entry | None:
     if line.startswith("{"):
+        from ..base import jsonio
+
         try:
-            row = json.loads(line)
+            row = jsonio.loads(line)
         except ValueError:
             raise BadInputError(f"not a JSON object: {line[:60]}") from None
         if not isinstance(row, dict) or not isinstance(row.get("text"), str):

@@ -14,7 +14,6 @@ an embed in progress never blocks or breaks a search.
 from __future__ import annotations
 
 import glob
-import json
 import os
 import time
 from collections.abc import Callable
@@ -23,6 +22,7 @@ import numpy as np
 import xxhash
 
 from ..backends import open_searcher
+from ..base import jsonio
 from ..base.config import Config
 from ..base.errors import BadInputError, IndexBusyError
 from ..base.fsutil import FileLock, Files, atomic_write
@@ -78,14 +78,12 @@ def load(data_dir: str, collection: str) -> Stored | None:
     folder = store_dir(data_dir, collection)
     for _ in range(3):  # a compaction may retire the generation between our reads: read again
         try:
-            with open(os.path.join(folder, "meta.json"), encoding="utf-8") as handle:
-                meta = json.load(handle)
+            meta = jsonio.read(os.path.join(folder, "meta.json"))
             gen = meta["gen"]
             cached = _CACHE.get(folder)
             if cached is not None and cached[0] == (gen, meta["model"]):
                 return cached[1]
-            with open(os.path.join(folder, f"rows-{gen}.json"), encoding="utf-8") as handle:
-                rows = json.load(handle)
+            rows = jsonio.read(os.path.join(folder, f"rows-{gen}.json"))
             matrix = np.load(os.path.join(folder, f"matrix-{gen}.npy"), mmap_mode="r")
         except FileNotFoundError:
             continue
@@ -104,8 +102,7 @@ def _known_vectors(data_dir: str, collection: str, model: Embedder) -> dict[str,
     folder = store_dir(data_dir, collection)
     known: dict[str, np.ndarray] = {}
     try:
-        with open(os.path.join(folder, "meta.json"), encoding="utf-8") as handle:
-            meta = json.load(handle)
+        meta = jsonio.read(os.path.join(folder, "meta.json"))
     except (OSError, ValueError):
         meta = {}
     if meta.get("model") == model.id:
@@ -115,8 +112,7 @@ def _known_vectors(data_dir: str, collection: str, model: Embedder) -> dict[str,
                 known[row["key"]] = vector
     for path in sorted(glob.glob(os.path.join(folder, "chunk-*.npy"))):
         try:
-            with open(path[:-4] + ".json", encoding="utf-8") as handle:
-                chunk = json.load(handle)
+            chunk = jsonio.read(path[:-4] + ".json")
             if chunk.get("model") != model.id:
                 continue
             for key, vector in zip(chunk["keys"], np.load(path)):
@@ -164,7 +160,7 @@ def embed(cfg: Config, collection: str, model: Embedder,
             name = os.path.join(folder, f"chunk-{time.time_ns()}")
             np.save(name + ".tmp.npy", vectors)
             os.replace(name + ".tmp.npy", name + ".npy")
-            atomic_write(name + ".json", json.dumps({"model": model.id, "keys": [r["key"] for r in batch]}))
+            atomic_write(name + ".json", jsonio.dump_bytes({"model": model.id, "keys": [r["key"] for r in batch]}))
             for row, vector in zip(batch, vectors):
                 known[row["key"]] = vector
             report.embedded += len(batch)
@@ -193,9 +189,9 @@ def _compact(folder: str, model: Embedder, rows: list[dict], known: dict[str, np
     tmp = os.path.join(folder, f".matrix-{gen}.npy")
     np.save(tmp, matrix)
     os.replace(tmp, os.path.join(folder, f"matrix-{gen}.npy"))
-    atomic_write(os.path.join(folder, f"rows-{gen}.json"), json.dumps(rows, ensure_ascii=False))
+    atomic_write(os.path.join(folder, f"rows-{gen}.json"), jsonio.dump_bytes(rows))
     atomic_write(os.path.join(folder, "meta.json"),
-                 json.dumps({"model": model.id, "dim": model.dim, "gen": gen, "device": model.device}))
+                 jsonio.dump_bytes({"model": model.id, "dim": model.dim, "gen": gen, "device": model.device}))
     for path in glob.glob(os.path.join(folder, "chunk-*")) + glob.glob(os.path.join(folder, "matrix-*.npy")) + \
             glob.glob(os.path.join(folder, "rows-*.json")):
         if str(gen) not in os.path.basename(path):

@@ -49,7 +49,7 @@ def check(data_dir: str) -> str | None:
 def segment_files(data_dir: str) -> tuple[str | None, list[str]]:
     """(why meta.json is unusable or None, the segment files it names); (None, []) when there
     is no index yet."""
-    import json  # here only: json brings `re` and `enum`, which a search never needs
+    from ...base import jsonio  # here only: a search and a sealed no-op refresh import no JSON library
 
     path = tantivy_dir(data_dir)
     try:
@@ -62,7 +62,7 @@ def segment_files(data_dir: str) -> tuple[str | None, list[str]]:
     if not raw.strip():
         return "meta.json is empty", []
     try:
-        meta = json.loads(raw)
+        meta = jsonio.loads(raw)
         fields = {f["name"] for f in meta["schema"]}
         segments = [(s["segment_id"].replace("-", ""), (s.get("deletes") or {}).get("opstamp")) for s in meta["segments"]]
     except (ValueError, KeyError, TypeError, AttributeError):
@@ -122,7 +122,7 @@ def verify_checksums(data_dir: str, known: Verified | None = None, trust_known: 
 
 
 def _footer_crc(data: bytes, struct) -> int | None:  # the struct module
-    import json
+    from ...base import jsonio
 
     if len(data) < 8:
         return None
@@ -130,7 +130,7 @@ def _footer_crc(data: bytes, struct) -> int | None:  # the struct module
     if magic != _FOOTER_MAGIC or length > len(data) - 8:
         return None
     try:
-        crc = json.loads(data[len(data) - 8 - length:len(data) - 8])["crc"]
+        crc = jsonio.loads(data[len(data) - 8 - length:len(data) - 8])["crc"]
     except (ValueError, KeyError, TypeError):
         return None
     return crc if type(crc) is int else None

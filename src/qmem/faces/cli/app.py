@@ -6,6 +6,7 @@ No logic lives here. `search` and `get` share their runners with the fast path
 
 from __future__ import annotations
 
+import inspect
 import sys
 from typing import Annotated, Optional
 
@@ -13,9 +14,8 @@ import typer
 
 from ... import __version__
 from . import collection_cmds, completion, doctor_cmd, memory_cmds, opensearch_cmds, tree_cmds, vector_cmds
-from .common import (
-    GetArgs, IndexArgs, SearchArgs, emit, err, pick_format, run_get, run_index, run_search, warn_refresh,
-)
+from .common import GetArgs, IndexArgs, emit, err, run_get, run_index, warn_refresh
+from .fast import SEARCH, search_command
 from .options import CollectionsOpt, JsonOpt, QuietOpt, config_path, finish, load
 
 app = typer.Typer(
@@ -130,54 +130,34 @@ app.command("update", help="Alias of `qmem index` (qmd's name).")(index_cmd)
 
 # -- search and get -------------------------------------------------------------------------
 
-@app.command("search")
-def search_cmd(
-    ctx: typer.Context,
-    query: Annotated[Optional[list[str]], typer.Argument(help="Words; a \"quoted phrase\" ranks higher (--exact: must match), -word must not match.")] = None,
-    collection: CollectionsOpt = None,
-    limit: Annotated[Optional[int], typer.Option("-n", "--limit", metavar="N", help="Number of results (default 10).")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="JSON array of hits.")] = False,
-    files: Annotated[bool, typer.Option("--files", help="One abs_path:line per hit.")] = False,
-    md: Annotated[bool, typer.Option("--md", help="Markdown to paste into a prompt.")] = False,
-    fmt: Annotated[Optional[str], typer.Option("--format", metavar="FORMAT", help="text, json, files, md or openclaw ({results: [...]} as OpenClaw's memory_search returns).")] = None,
-    full: Annotated[bool, typer.Option("--full", help="Whole sections instead of snippets.")] = False,
-    min_score: Annotated[Optional[float], typer.Option("--min-score", metavar="SCORE", help="Drop hits scoring below this.")] = None,
-    types: Annotated[
-        Optional[list[str]],
-        typer.Option("-t", "--type", metavar="TYPE", help="Entry type: P E K B S ! or profile, event, knowledge, behaviour, skill, security (repeatable)."),
-    ] = None,
-    since: Annotated[Optional[str], typer.Option("--since", metavar="DATE", help="Dated sections from this day: YYYY-MM-DD, today, yesterday, Nd.")] = None,
-    until: Annotated[Optional[str], typer.Option("--until", metavar="DATE", help="Dated sections up to this day (inclusive).")] = None,
-    path: Annotated[Optional[str], typer.Option("--path", metavar="GLOB", help="Glob on the file path, e.g. \"memory/2026-*\".")] = None,
-    refresh: Annotated[bool, typer.Option("--refresh", help="Refresh stale collections first (never waits for a busy index).")] = False,
-    hybrid: Annotated[bool, typer.Option("--hybrid", help="BM25 and vectors fused, like `qmem query` (needs qmem embed).")] = False,
-    now: Annotated[Optional[str], typer.Option("--now", metavar="DATE", help="The day relative dates count from (YYYY-MM-DD; default today).")] = None,
-    when: Annotated[Optional[str], typer.Option("--when", metavar="TEXT", help="Only sections of these days: \"last week\", \"yesterday\", \"5月2日\", \"上周\".")] = None,
-    recency: Annotated[Optional[float], typer.Option("--recency", metavar="DAYS", help="Favour recent dated sections (half-life in days); undated files are never demoted.")] = None,
-    explain: Annotated[bool, typer.Option("--explain", help="Per hit: matched units and weights, date prior, the window chosen.")] = False,
-    budget: Annotated[Optional[int], typer.Option("--budget", metavar="TOKENS", help="As many hits as fit in this many LLM tokens.")] = None,
-    exact: Annotated[bool, typer.Option("--exact", help="Each \"quoted phrase\" must appear as written.")] = False,
-) -> None:
+def search_cmd(ctx: typer.Context, query: Optional[list[str]] = None, **options: object) -> None:
     """Search the index (BM25; Chinese and mixed text welcome)."""
-    args = SearchArgs()
-    args.config = config_path(ctx)
-    args.query = list(query or [])
-    args.collections = list(collection or [])
-    args.limit = limit
-    args.full = full
-    args.min_score = min_score
-    args.types = list(types or [])
-    args.since, args.until, args.path = since, until, path
-    args.refresh = refresh
-    args.hybrid = hybrid
-    args.now, args.when, args.recency, args.explain, args.budget = now, when, recency, explain, budget
-    args.exact = exact
+    values = {field: options[param] for param, field in _SEARCH_PARAMS.items()}
+    finish(lambda: search_command(config_path(ctx), values, list(query or [])))
 
-    def action() -> int:
-        args.fmt = pick_format(as_json, files, md, fmt)
-        return run_search(args)
 
-    finish(action)
+def _search_signature() -> tuple[inspect.Signature, dict[str, str]]:
+    """`search`'s Typer signature, built from the one option table (cli/fast.py SEARCH), and
+    each parameter's field there: a flag that sets a value (`mode=hybrid`) is named by it."""
+    kinds: dict[str, object] = {"list": Optional[list[str]], "int": Optional[int], "float": Optional[float],
+                                "str": Optional[str], "flag": bool}
+    keyword = inspect.Parameter.KEYWORD_ONLY
+    params = [
+        inspect.Parameter("ctx", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=typer.Context),
+        inspect.Parameter("query", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None, annotation=Annotated[
+            Optional[list[str]], typer.Argument(help="Words; a \"quoted phrase\" ranks higher (--exact: must match), -word must not match.")]),
+    ]
+    fields: dict[str, str] = {}
+    for flags, field, kind, metavar, text in SEARCH:
+        name = field.partition("=")[2] or field
+        fields[name] = field
+        params.append(inspect.Parameter(name, keyword, default=False if kind == "flag" else None,
+                                        annotation=Annotated[kinds[kind], typer.Option(*flags, metavar=metavar, help=text)]))
+    return inspect.Signature(params), fields
+
+
+search_cmd.__signature__, _SEARCH_PARAMS = _search_signature()  # type: ignore[attr-defined]
+app.command("search")(search_cmd)
 
 
 @app.command("get")
@@ -211,7 +191,7 @@ def eval_cmd(
         from .. import render
 
         cfg = load(ctx)
-        report = evaluate.evaluate(cfg, evaluate.load_fixture(fixture), list(collection or []), k, mode)
+        report = evaluate.evaluate(cfg, evaluate.load_fixture(fixture), list(collection or []), k, mode, say=err)
         emit(render.to_json(report.to_dict()) if as_json else render.eval_text(report))
 
     finish(action)

@@ -11,6 +11,10 @@ import time
 
 from ...base.errors import BadInputError, brief
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up cost)
+if TYPE_CHECKING:
+    from ...engine.answer import SearchRequest
+
 FORMATS = ("text", "json", "files", "md", "openclaw")
 
 
@@ -70,35 +74,6 @@ class ProgressLine:
             sys.stderr.flush()
 
 
-class SearchArgs:
-    """A parsed `qmem search` command line."""
-
-    __slots__ = ("config", "query", "collections", "limit", "fmt", "full", "min_score", "types", "since", "until", "path",
-                 "refresh", "hybrid", "vector_only", "now", "when", "recency", "explain", "budget", "exact")
-
-    def __init__(self) -> None:
-        self.config: str | None = None
-        self.query: list[str] = []
-        self.collections: list[str] = []
-        self.limit: int | None = None
-        self.fmt = "text"
-        self.full = False
-        self.min_score: float | None = None
-        self.types: list[str] = []
-        self.since: str | None = None
-        self.until: str | None = None
-        self.path: str | None = None
-        self.refresh = False
-        self.hybrid = False
-        self.vector_only = False
-        self.now: str | None = None
-        self.when: str | None = None
-        self.recency: float | None = None
-        self.explain = False
-        self.budget: int | None = None
-        self.exact = False
-
-
 def pick_format(json_: bool, files: bool, md: bool, fmt: str | None) -> str:
     chosen = [name for name, on in (("json", json_), ("files", files), ("md", md)) if on]
     if fmt:
@@ -110,147 +85,41 @@ def pick_format(json_: bool, files: bool, md: bool, fmt: str | None) -> str:
     return chosen[0] if chosen else "text"
 
 
-def run_search(args: SearchArgs) -> int:
+def run_search(config_path: str | None, request: SearchRequest, fmt: str, full: bool = False) -> int:
+    """Answer a search request (engine/answer.py decides everything) and print it in `fmt`;
+    what the answer says on the way (a rebuild, a mode it could not use, collections never
+    indexed, why nothing was found) goes to stderr."""
     from ...base import config
-    from ...engine import search
-    from ...base.errors import IndexCorruptError, IndexMissingError
+    from ...engine.answer import answer
 
-    cfg = config.load(args.config, required=args.config is not None)
-    if not cfg.collections:
-        raise BadInputError("no collections yet: qmem collection create NAME PATH")
-    text = " ".join(args.query).strip()
-    options = search.SearchOptions(
-        collections=args.collections,
-        limit=args.limit if args.limit is not None else cfg.limit,
-        types=args.types,
-        since=args.since,
-        until=args.until,
-        path=args.path,
-        min_score=args.min_score,
-        snippet_lines=max(1, cfg.snippet_lines),  # --files reports the best line too
-        now=args.now,
-        when=args.when,
-        recency=args.recency,
-        explain=args.explain,
-        budget=args.budget,
-        exact=args.exact,
-    )
-    if args.budget is not None and args.budget < 1:
-        raise BadInputError("--budget must be at least 1 token")
-    if args.recency is not None and not (0 < args.recency < 1e6):
-        raise BadInputError("--recency is a half-life in days, above 0")
-    if args.budget and args.limit is None:
-        options.limit = max(options.limit, search.BUDGET_POOL)  # the budget decides how many
-    search.check_limit(options.limit)
-    if not text and not (options.types or options.since or options.until or options.path or options.when):
-        raise BadInputError("give a query, or a filter (--type, --since, --until, --when, --path) to list sections")
-    if args.refresh:
-        from ...engine.catalog import refresh_if_stale
-
-        note = refresh_if_stale(cfg, args.collections)
-        if note:
-            err(note)
-    def run() -> list:
-        if args.hybrid or args.vector_only:
-            return _vector_hits(cfg, text, options, args.hybrid)
-        return search.search(cfg, text, options)
-
-    try:
-        hits = run()
-    except IndexMissingError:
-        build_missing_index(cfg)
-        hits = run()
-    except IndexCorruptError as exc:
-        rebuild_damaged_index(cfg, exc)
-        hits = run()
-    if not hits:
-        from ...base.layout import first_build_running
-
-        if first_build_running(cfg.data_dir, list(cfg.collections)):  # nothing committed yet: say so
-            raise _first_build_busy()
-    for name in search.never_indexed(cfg, args.collections):
-        err(f"warning: collection {name} was never indexed, nothing in it was searched: qmem index {name}")
+    cfg = config.load(config_path, required=config_path is not None)
+    found = answer(cfg, request, say=err, progress=ProgressLine)
+    warn([found.note] if found.note else [])
+    warn(found.warnings)
+    hits = found.hits
+    text = request.query.strip()
     from .. import render
 
-    if not hits and text and args.fmt in ("json", "openclaw", "text"):
-        reason = search.empty_reason(cfg, text, options)
-        if args.fmt == "openclaw":
-            emit(render.to_json({"results": [], "empty_reason": reason}))
+    if not hits and found.empty_reason and fmt in ("json", "openclaw", "text"):
+        if fmt == "openclaw":
+            emit(render.startup_json({"results": [], "empty_reason": found.empty_reason}))
             return 0
-        err(f"no matches for {brief(text)}: {reason}")
-        if args.fmt == "text":
+        err(f"no matches for {brief(text)}: {found.empty_reason}")
+        if fmt == "text":
             return 0
-    if args.fmt == "json":
-        emit(render.hits_json(hits, args.full))
-    elif args.fmt == "files":
+    if fmt == "json":
+        emit(render.hits_json(hits, full))
+    elif fmt == "files":
         emit(render.hits_files(hits))
-    elif args.fmt == "md":
-        emit(render.hits_markdown(hits, args.full))
-    elif args.fmt == "openclaw":
+    elif fmt == "md":
+        emit(render.hits_markdown(hits, full))
+    elif fmt == "openclaw":
         emit(render.hits_openclaw(hits))
     elif hits:
-        emit(render.hits_text(hits, use_color(), args.full, args.explain))
+        emit(render.hits_text(hits, use_color(), full, request.explain))
     else:
         err(f"no matches for {brief(text)}" if text else "no matching sections")
     return 0
-
-
-def _vector_hits(cfg: object, text: str, options: object, hybrid: bool) -> list:
-    """vsearch / query: the model the collections were embedded with, loaded on demand."""
-    from ...engine import hybrid as hybrid_mod
-
-    model = hybrid_mod.model_for(cfg, options.collections)  # type: ignore[arg-type, attr-defined]
-    run = hybrid_mod.hybrid if hybrid else hybrid_mod.vsearch
-    return run(cfg, text, options, model)  # type: ignore[arg-type]
-
-
-def _first_build_busy() -> Exception:
-    from ...base.errors import IndexBusyError
-
-    return IndexBusyError("the first index build is running in another qmem process; search again when it ends")
-
-
-def build_missing_index(cfg: object) -> None:
-    """First search after install or a schema change: build the index, say so on stderr.
-    When another process is already building it, say so at once instead of waiting for it."""
-    from ...base.layout import first_build_running
-    from ...base.layout import stale_versions
-    from ...engine.sync import claim_data_dir, refresh
-
-    if first_build_running(cfg.data_dir, list(cfg.collections)):  # type: ignore[attr-defined]
-        raise _first_build_busy()
-    claim_data_dir(cfg)  # type: ignore[arg-type]  # a data folder that cannot be used: one line, before any other
-    old = stale_versions(cfg.data_dir)  # type: ignore[attr-defined]
-    if old:
-        err(f"the index format changed ({', '.join(old)} → current); rebuilding it once")
-    else:
-        err("no index yet; building it now (qmem index)")
-    from ...base.errors import IndexBusyError
-
-    progress = ProgressLine("indexing")
-    timeout, cfg.lock_timeout = cfg.lock_timeout, min(cfg.lock_timeout, 0.2)  # type: ignore[attr-defined]
-    try:
-        report = refresh(cfg, progress=progress)  # type: ignore[arg-type]
-    except IndexBusyError:
-        raise _first_build_busy() from None  # another process started it a moment ago
-    finally:
-        cfg.lock_timeout = timeout  # type: ignore[attr-defined]
-        progress.close()
-    if report.adopted_from:
-        err(f"reused {', '.join(report.adopted)} from the shared folder of an older qmem ({report.adopted_from}, left in place)")
-
-
-def rebuild_damaged_index(cfg: object, problem: Exception) -> None:
-    """A search found the index unreadable: rebuild it from the Markdown files (a cache),
-    one warning line on stderr."""
-    from ...engine.sync import refresh
-
-    err(f"warning: {problem}; rebuilding it from the Markdown files")
-    progress = ProgressLine("rebuilding")
-    try:
-        refresh(cfg, progress=progress, damaged=str(problem))  # type: ignore[arg-type]
-    finally:
-        progress.close()
 
 
 class IndexArgs:
@@ -309,8 +178,8 @@ def run_index(args: IndexArgs) -> int:
     from .. import render
 
     if args.json:
-        emit(render.to_json({**report.to_dict(), "embedded": [e.to_dict() for e in embedded]}
-                            if embedded else report.to_dict()))
+        emit(render.startup_json({**report.to_dict(), "embedded": [e.to_dict() for e in embedded]}
+                                 if embedded else report.to_dict()))  # the fast path: no JSON library
     else:
         emit(render.refresh_text(report))
         for e in embedded:

@@ -8,7 +8,6 @@ module is imported. Nothing here is imported on the search path.
 
 from __future__ import annotations
 
-import json
 from typing import Annotated
 
 import typer
@@ -132,7 +131,9 @@ def completion_cmd(
             raise BadInputError(f"unknown shell {shell!r}: use bash, zsh or fish")
         spec = tree_spec(ctx.find_root().command)  # the command tree this run was given (app.command())
         if as_json:
-            emit(json.dumps(spec, ensure_ascii=False, indent=2))
+            from ..render import to_json
+
+            emit(to_json(spec))
             return
         emit({"bash": bash, "zsh": zsh, "fish": fish}[shell](spec))
 

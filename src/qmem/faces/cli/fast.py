@@ -9,34 +9,44 @@ the Typer commands' options exactly.
 
 from __future__ import annotations
 
-from .common import GetArgs, SearchArgs, pick_format, run_get, run_search
+from .common import GetArgs, pick_format, run_get, run_search
+
+# The `search` command's options in --help order: (flags, field, kind, metavar, help). `field`
+# names a SearchRequest field (`mode=hybrid`: that field set to that value) or one of RENDER
+# (how the answer is printed). The fast path's parser table below and Typer's `search`
+# signature (cli/app.py) are both built from this one list; tests/faces/test_search_request.py
+# checks it against SearchRequest's fields.
+SEARCH: tuple[tuple[tuple[str, ...], str, str, str | None, str], ...] = (
+    (("-c", "--collection"), "collections", "list", "NAME", "Limit to this collection (repeatable)."),
+    (("-n", "--limit"), "limit", "int", "N", "Number of results (default 10)."),
+    (("--json",), "json", "flag", None, "JSON array of hits."),
+    (("--files",), "files", "flag", None, "One abs_path:line per hit."),
+    (("--md",), "md", "flag", None, "Markdown to paste into a prompt."),
+    (("--format",), "format", "str", "FORMAT",
+     "text, json, files, md or openclaw ({results: [...]} as OpenClaw's memory_search returns)."),
+    (("--full",), "full", "flag", None, "Whole sections instead of snippets."),
+    (("--min-score",), "min_score", "float", "SCORE", "Drop hits scoring below this."),
+    (("-t", "--type"), "types", "list", "TYPE",
+     "Entry type: P E K B S ! or profile, event, knowledge, behaviour, skill, security (repeatable)."),
+    (("--since",), "since", "str", "DATE", "Dated sections from this day: YYYY-MM-DD, today, yesterday, Nd."),
+    (("--until",), "until", "str", "DATE", "Dated sections up to this day (inclusive)."),
+    (("--path",), "path", "str", "GLOB", "Glob on the file path, e.g. \"memory/2026-*\"."),
+    (("--refresh",), "refresh", "flag", None, "Refresh stale collections first (never waits for a busy index)."),
+    (("--hybrid",), "mode=hybrid", "flag", None, "BM25 and vectors fused, like `qmem query` (needs qmem embed)."),
+    (("--now",), "now", "str", "DATE", "The day relative dates count from (YYYY-MM-DD; default today)."),
+    (("--when",), "when", "str", "TEXT",
+     "Only sections of these days: \"last week\", \"yesterday\", \"5月2日\", \"上周\"."),
+    (("--recency",), "recency", "float", "DAYS",
+     "Favour recent dated sections (half-life in days); undated files are never demoted."),
+    (("--explain",), "explain", "flag", None, "Per hit: matched units and weights, date prior, the window chosen."),
+    (("--budget",), "budget", "int", "TOKENS", "As many hits as fit in this many LLM tokens."),
+    (("--exact",), "exact", "flag", None, "Each \"quoted phrase\" must appear as written."),
+)
+RENDER = ("json", "files", "md", "format", "full")  # how a search is printed, not what it asks
 
 # option → (attribute, kind); kinds: flag, str, int, float, list
-SEARCH_OPTIONS: dict[str, tuple[str, str]] = {
-    "-c": ("collections", "list"),
-    "--collection": ("collections", "list"),
-    "-n": ("limit", "int"),
-    "--limit": ("limit", "int"),
-    "--json": ("json", "flag"),
-    "--files": ("files", "flag"),
-    "--md": ("md", "flag"),
-    "--format": ("format", "str"),
-    "--full": ("full", "flag"),
-    "--min-score": ("min_score", "float"),
-    "-t": ("types", "list"),
-    "--type": ("types", "list"),
-    "--since": ("since", "str"),
-    "--until": ("until", "str"),
-    "--path": ("path", "str"),
-    "--refresh": ("refresh", "flag"),
-    "--hybrid": ("hybrid", "flag"),
-    "--now": ("now", "str"),
-    "--when": ("when", "str"),
-    "--recency": ("recency", "float"),
-    "--explain": ("explain", "flag"),
-    "--budget": ("budget", "int"),
-    "--exact": ("exact", "flag"),
-}
+SEARCH_OPTIONS: dict[str, tuple[str, str]] = {flag: (field, kind) for flags, field, kind, _, _ in SEARCH
+                                              for flag in flags}
 GET_OPTIONS: dict[str, tuple[str, str]] = {
     "-c": ("collections", "list"),
     "--collection": ("collections", "list"),
@@ -174,27 +184,7 @@ def try_fast(argv: list[str]) -> int | None:
     try:
         if argv[0] == "search":
             values, words = parse(argv[1:], SEARCH_OPTIONS, dash_words=True)
-            args = SearchArgs()
-            args.config = config_path
-            args.query = words
-            args.collections = values.get("collections", [])  # type: ignore[assignment]
-            args.limit = values.get("limit")  # type: ignore[assignment]
-            args.full = bool(values.get("full"))
-            args.min_score = values.get("min_score")  # type: ignore[assignment]
-            args.types = values.get("types", [])  # type: ignore[assignment]
-            args.since = values.get("since")  # type: ignore[assignment]
-            args.until = values.get("until")  # type: ignore[assignment]
-            args.path = values.get("path")  # type: ignore[assignment]
-            args.refresh = bool(values.get("refresh"))
-            args.hybrid = bool(values.get("hybrid"))
-            args.now = values.get("now")  # type: ignore[assignment]
-            args.when = values.get("when")  # type: ignore[assignment]
-            args.recency = values.get("recency")  # type: ignore[assignment]
-            args.explain = bool(values.get("explain"))
-            args.budget = values.get("budget")  # type: ignore[assignment]
-            args.exact = bool(values.get("exact"))
-            flags = (bool(values.get("json")), bool(values.get("files")), bool(values.get("md")), values.get("format"))
-            return guarded(lambda: _search(args, flags))
+            return guarded(lambda: search_command(config_path, values, words))
         values, words = parse(argv[1:], GET_OPTIONS)
         if len(words) != 1:
             return None
@@ -229,6 +219,19 @@ def _index(config_path: str | None, argv: list[str]) -> int | None:
     return guarded(lambda: run_index(args))
 
 
-def _search(args: SearchArgs, flags: tuple) -> int:
-    args.fmt = pick_format(*flags)
-    return run_search(args)
+def search_command(config_path: str | None, values: dict[str, object], words: list[str]) -> int:
+    """Run a parsed `search` command line (the fast path's or Typer's): `values` by SEARCH's
+    field names, `words` the query."""
+    from ...engine.answer import SearchRequest
+
+    fields: dict[str, object] = {}
+    render: dict[str, object] = {}
+    for name, value in values.items():
+        if value is None or value is False:
+            continue
+        field, _, const = name.partition("=")
+        (render if field in RENDER else fields)[field] = const or value
+    fmt = pick_format(bool(render.get("json")), bool(render.get("files")), bool(render.get("md")),
+                      render.get("format"))  # type: ignore[arg-type]
+    request = SearchRequest(query=" ".join(words), **fields)  # type: ignore[arg-type]
+    return run_search(config_path, request, fmt, bool(render.get("full")))

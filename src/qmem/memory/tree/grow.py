@@ -26,7 +26,6 @@ This module holds the commands that build and measure the tree (migrate, reindex
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import time
 
@@ -332,7 +331,9 @@ def _reindex(ws: Workspace, *, root_budget: int | None, day: str | None, tree_co
     manifest["index_digests"] = {**known, **{rel: digest(body.encode("utf-8")) for rel, body in wanted.items()}}
     manifest["domains_block"] = root[len(core) + len(root_separator(core)):]
     manifest["pointers"] = lines
-    atomic_write(manifest_path(ws), json.dumps(manifest, ensure_ascii=False, indent=2), like=ws.memory_md)
+    from ...base import jsonio
+
+    atomic_write(manifest_path(ws), jsonio.dumps(manifest, pretty=True), like=ws.memory_md)
     result.domains = _domain_rows(branches)
     result.changed = bool(result.written or result.removed)
     result.message = "indexes up to date" if not result.changed else f"rewrote {len(result.written)} files"
