@@ -14,7 +14,8 @@ import typer
 
 from ... import __version__
 from . import collection_cmds, completion, doctor_cmd, memory_cmds, opensearch_cmds, tree_cmds, vector_cmds
-from .common import GetArgs, IndexArgs, emit, err, run_get, run_index, warn_refresh
+from .common import GetArgs, emit, err, run_get
+from .indexing import IndexArgs, run_index, warn_refresh
 from .fast import SEARCH, search_command
 from .options import CollectionsOpt, JsonOpt, QuietOpt, config_path, finish, load
 

@@ -7,7 +7,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from .common import ProgressLine, emit, warn_refresh
+from .common import ProgressLine, emit
+from .indexing import warn_refresh
 from .options import JsonOpt, finish, load
 
 collection_app = typer.Typer(

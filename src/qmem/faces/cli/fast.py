@@ -200,7 +200,7 @@ def try_fast(argv: list[str]) -> int | None:
 
 def _index(config_path: str | None, argv: list[str]) -> int | None:
     from .. import guarded
-    from .common import IndexArgs, run_index
+    from .indexing import IndexArgs, run_index
 
     try:
         values, names = parse(argv, INDEX_OPTIONS)
