@@ -114,7 +114,7 @@ def test_a_timer_refresh_skips_typer(indexed):
 
 def test_start_up_json_needs_no_json_library(indexed):
     """What the start-up path prints as JSON (a no-op `index --json`, `qmem-qmd search --json`: a
-    cold process per query) comes from base/jsontext.py: with orjson, `index --json` measured
+    cold process per query) comes from faces/render.startup_json: with orjson, `index --json` measured
     140.7M instructions instead of 58.5M."""
     loaded(["index", "-q"])
     assert not {"json", "orjson"} & set(loaded(["index", "--json"]))

@@ -1,6 +1,6 @@
 """One JSON road: base/jsonio.py (orjson, the stack's library) writes and reads every JSON file
-and prints every `--json` off the start-up path; base/jsontext.py (a hand encoder, no JSON
-library) prints on the start-up path. No other module imports a JSON library or pretty-prints
+and prints every `--json` off the start-up path; faces/render.startup_json (a hand encoder,
+no JSON library) prints on the start-up path. No other module imports a JSON library or pretty-prints
 JSON its own way."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ def module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 # module → the JSON libraries it may import
-ALLOWED = {"qmem.base.jsonio": {"orjson"}, "qmem.base.jsontext": {"_json"}}
+ALLOWED = {"qmem.base.jsonio": {"orjson"}}
 LIBRARIES = {"json", "_json", "orjson", "ujson", "simplejson", "rapidjson", "msgspec"}
 
 
@@ -54,13 +54,13 @@ def test_the_rule_fails_on_a_planted_violation():
         "qmem.faces.planted": "import orjson\n",
         "qmem.memory.planted": "from json import dumps\n",
         "qmem.faces.pretty": "def g(x, lib):\n    return lib.dumps(x, indent=2)\n",
-        "qmem.base.jsontext": "import orjson\n",  # allowed its _json only
+        "qmem.faces.render": "import orjson\n",
     }
     assert json_offenders(planted) == [
-        "qmem.base.jsontext:1 imports orjson",
         "qmem.engine.planted:2 imports json",
         "qmem.faces.planted:1 imports orjson",
         "qmem.faces.pretty:2 pretty-prints JSON itself (use faces.render.to_json)",
+        "qmem.faces.render:1 imports orjson",
         "qmem.memory.planted:1 imports json",
     ]
 

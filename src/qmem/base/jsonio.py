@@ -2,14 +2,14 @@
 start-up path, goes through orjson (the stack's JSON library) here.
 
 The start-up path (a cold `qmem search` / `qmem get`, and `qmem index`'s printed report) prints
-with `base/jsontext.py` instead: importing orjson costs ~93M instructions (it imports json,
+with `faces/render.startup_json` instead: importing orjson costs ~93M instructions (it imports json,
 dataclasses, inspect, uuid and enum), more than a whole cold search (~76M), so nothing a cold
 search imports may import this module (tests/faces/test_startup.py; the rule that only these two
 modules touch a JSON library is tests/project/test_architecture.py::test_one_json_road).
 
 `dumps(..., pretty=True)` is `json.dumps(value, ensure_ascii=False, indent=2)`'s text for the
 values qmem prints (dicts, lists, strings, ints, bools, None, floats written without an
-exponent), so a `--json` reads the same whichever road printed it (tests/base/test_jsonio.py).
+exponent), so a `--json` reads the same whichever road printed it (tests/faces/test_startup_json.py).
 The compact form has no spaces (`{"a":1}`). Dict keys that are not strings (ints) are written
 as strings, as `json` does.
 """

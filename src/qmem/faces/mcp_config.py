@@ -43,7 +43,7 @@ def server_entry(config_file: str, workspace: str) -> dict[str, object]:
 
 def client_config(client: str, config_file: str, workspace: str) -> tuple[str, str]:
     """(the entry as the client takes it, where it goes). `client` is one of CLIENTS."""
-    from ..base.jsontext import dumps
+    from .render import to_json as dumps  # the one JSON road (orjson): not a start-up command
 
     shape, where = CLIENTS[client]
     entry = server_entry(config_file, workspace)
