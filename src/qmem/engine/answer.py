@@ -129,7 +129,7 @@ def answer(cfg: Config, request: SearchRequest, *, session: Session | None = Non
             raise first_build_busy()
     warnings = [f"collection {name} was never indexed, nothing in it was searched: qmem index {name}"
                 for name in search_mod.never_indexed(cfg, request.collections)]
-    reason = search_mod.empty_reason(cfg, text, options) if not hits and text else ""
+    reason = search_mod.empty_reason(cfg, text, options, searcher) if not hits and text else ""
     return Answer(hits, mode, note, warnings, reason)
 
 

@@ -395,12 +395,13 @@ def _explain(form: query_mod.QueryForm, hit: Hit, weights: list[float], bm25: fl
     return out
 
 
-def empty_reason(cfg: Config, text: str, options: SearchOptions) -> str:
-    """Why a search found nothing, in one phrase (for an empty answer)."""
+def empty_reason(cfg: Config, text: str, options: SearchOptions, searcher: Searcher | None = None) -> str:
+    """Why a search found nothing, in one phrase (for an empty answer); `searcher`: the one a
+    long-lived face keeps (else one is opened)."""
     form = build_form(text, options)
     if not form.should and not form.must:
         return "the query has no searchable words"
-    present = open_searcher(cfg).present([*form.should, *form.must], cfg.sees)
+    present = (searcher or open_searcher(cfg)).present([*form.should, *form.must], cfg.sees)
     if not present:
         return "no word of the query occurs in the indexed collections"
     if form.must and any(u not in present for u in form.must):
