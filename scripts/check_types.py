@@ -35,7 +35,7 @@ PENDING: dict[str, int] = {
     "src/qmem/faces/mcp.py": 3,
     "src/qmem/faces/mcp_config.py": 1,
     "src/qmem/faces/qmd.py": 4,
-    "src/qmem/faces/render.py": 5,
+    "src/qmem/faces/render.py": 1,
     "src/qmem/faces/reports.py": 4,  # moved out of render.py with its renderers
     "src/qmem/memory/boot.py": 1,
     "src/qmem/memory/tree/shape.py": 27,
