@@ -203,7 +203,8 @@ def test_a_commit_is_searchable_when_it_returns_and_nothing_old_shows(cluster, t
 
 def test_more_results_than_the_result_window_allows(cluster, tmp_path):
     """`-n` above the window: capped at 10,000 (MAX_WINDOW), and at an index's own lower
-    `index.max_result_window` when an admin set one, instead of a 400."""
+    `index.max_result_window` when an admin set one, instead of a 400; reading every hash or
+    section pages by that window."""
     backend = cluster.backend()
     root = tmp_path / "ws"
     (root / "memory").mkdir(parents=True)
@@ -213,6 +214,9 @@ def test_more_results_than_the_result_window_allows(cluster, tmp_path):
     assert len(backend.search(query.parse("wombat"), ["shared"], 100_000)) == 60
     backend.client.indices.put_settings(index=backend.alias("shared"), body={"index": {"max_result_window": 25}})
     assert len(backend.search(query.parse("wombat"), ["shared"], 100)) == 25
+    # a refresh's full reads page by the lower window instead of failing (HASH_PAGE is 10,000)
+    assert backend.stored_hashes("shared", "main") == expected_state(root)
+    assert len(backend.sections("shared", "main")) == 60
 
 
 # Share of SciFact test queries whose top 10 (as a set) is the same on the cluster and locally.

@@ -47,6 +47,8 @@ from .query import (  # noqa: F401 - re-exported for callers and tests of this m
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from ...base.config import Config
     from ...text.markdown import Section
     from ...text.query import QueryForm, Unit
@@ -54,7 +56,7 @@ if TYPE_CHECKING:
 BULK_ACTIONS = 500
 BULK_BYTES = 5_000_000
 BULK_RECORDS = 5000  # final file records per request (small, and each request waits for a refresh)
-HASH_PAGE = 1000  # file records read per request (search_after on path)
+HASH_PAGE = 10_000  # records read per request (search_after): OpenSearch's default result window
 _RECORD = ["path", "digest", "sections", "high", "origin"]
 
 
@@ -341,20 +343,9 @@ class OpenSearchBackend(ClusterTransport):
         held: dict[str, Held] = {}
         if self.ensure_scope(scope, create=False):
             body: dict = {"query": collection_query(scope, collection, "file"), "sort": [{"path": "asc"}],
-                          "size": HASH_PAGE, "_source": _RECORD}
-            index = self.alias(scope)
-            while True:
-                page = self._call(lambda t: self.client.search(index=index, body=body, request_timeout=t))
-                problem = partial_reason(page)
-                if problem:
-                    raise BackendUnavailableError(f"OpenSearch at {self.settings.url}: reading the hashes of "
-                                                  f"{collection!r}: {problem}; try again")
-                hits = page["hits"]["hits"]
-                for hit in hits:
-                    held[hit["_source"]["path"]] = Held.of(hit["_source"])
-                if len(hits) < body["size"]:
-                    break
-                body["search_after"] = hits[-1]["sort"]
+                          "_source": _RECORD}
+            for hit in self._every_hit(scope, body, f"reading the hashes of {collection!r}"):
+                held[hit["_source"]["path"]] = Held.of(hit["_source"])
         self._held[(scope, collection)] = held
         return {path: StoredFile(h.digest, h.sections) for path, h in held.items()}
 
@@ -363,15 +354,31 @@ class OpenSearchBackend(ClusterTransport):
         if not self.ensure_scope(scope, create=False):
             return []
         body: dict = {"query": collection_query(scope, collection, "section"),
-                      "sort": [{"key": "asc"}, {"ordinal": "asc"}], "size": HASH_PAGE, "_source": HIT_SOURCE}
-        out: list[dict] = []
+                      "sort": [{"key": "asc"}, {"ordinal": "asc"}], "_source": HIT_SOURCE}
+        return [stored_fields(hit["_source"]) for hit in self._every_hit(scope, body, f"reading {collection!r}")]
+
+    def _every_hit(self, scope: str, body: dict, doing: str) -> Iterator[dict]:
+        """Every hit of `body` (which sorts on unique keys) in pages of HASH_PAGE, or of the
+        index's own result window when an admin set it lower; an answer that misses a shard
+        raises (a refresh must not take a partial list of hashes for the whole)."""
         index = self.alias(scope)
+        body = dict(body, size=HASH_PAGE, track_total_hits=False)
         while True:
-            page = self._call(lambda t: self.client.search(index=index, body=body, request_timeout=t))
+            try:
+                page = self._call(lambda t: self.client.search(index=index, body=body, request_timeout=t))
+            except BackendError as exc:
+                window = _result_window(str(exc))
+                if window is None or window >= body["size"]:
+                    raise
+                body["size"] = window
+                continue
+            problem = partial_reason(page)
+            if problem:
+                raise BackendUnavailableError(f"OpenSearch at {self.settings.url}: {doing}: {problem}; try again")
             hits = page["hits"]["hits"]
-            out.extend(stored_fields(hit["_source"]) for hit in hits)
+            yield from hits
             if len(hits) < body["size"]:
-                return out
+                return
             body["search_after"] = hits[-1]["sort"]
 
     def search(self, form: QueryForm, scopes: list[str], limit: int,

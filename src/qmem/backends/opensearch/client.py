@@ -184,6 +184,7 @@ class ClusterTransport:
         pending = list(actions)
         policy = self.settings.write_policy()
         params = {"refresh": "wait_for"} if refresh else {}
+        refusal = ""
         for attempt in range(policy.retries + 1):
             lines: list[dict] = []
             for meta, doc in pending:
@@ -203,11 +204,12 @@ class ClusterTransport:
                 status = outcome.get("status", 500)
                 if status < 300 or (op == "delete" and status == 404):
                     continue
-                if status in _RETRY_STATUS or status >= 500:
-                    retry.append(action)
-                    continue
                 error = outcome.get("error", {})
                 reason = error.get("reason", error) if isinstance(error, dict) else error
+                if status in _RETRY_STATUS or status >= 500:
+                    retry.append(action)
+                    refusal = f"{status} {reason}"
+                    continue
                 where = f" in {outcome['_index']}" if outcome.get("_index") else ""
                 refused = BackendError(f"OpenSearch refused a {op} of {outcome.get('_id')}{where}: {status} {reason}"
                                        f"{_hint(status, self.settings)}")
@@ -220,7 +222,7 @@ class ClusterTransport:
                 self._pause(attempt, policy)
         raise BackendUnavailableError(
             f"OpenSearch at {self.settings.url} kept refusing {len(pending)} bulk item(s) after "
-            f"{policy.retries} retries; nothing was lost, run the refresh again"
+            f"{policy.retries} retries ({refusal[:160] + ('…' if len(refusal) > 160 else '')}); nothing was lost, run the refresh again"
         )
 
     def _pause(self, attempt: int, policy: Policy, left: float | None = None) -> None:
