@@ -38,7 +38,6 @@ PENDING: dict[str, int] = {
     "src/qmem/faces/render.py": 1,
     "src/qmem/faces/reports.py": 4,  # moved out of render.py with its renderers
     "src/qmem/memory/boot.py": 1,
-    "src/qmem/memory/tree/shape.py": 27,
     "src/qmem/text/markdown.py": 5,
     "src/qmem/vector/e5np.py": 11,
     "src/qmem/vector/store.py": 2,

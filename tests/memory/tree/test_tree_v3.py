@@ -249,6 +249,17 @@ def test_explain_shows_the_settings_and_user_domains(cli, tmp_path, monkeypatch)
     assert bad.code == 2 and "tree.confidence" in bad.err and "\n" not in bad.err.strip()
 
 
+def test_tree_settings_of_the_wrong_type_are_config_errors():
+    from qmem.base.errors import ConfigError
+    from qmem.memory.tree import shape
+    assert shape.leaf_budget({"leaf_budget": "800"}, 100_000) == 800
+    assert shape.pin_reason("Deploys", "- ship on fridays\n", {"pinned": ["deploys"]}, {}) == "listed in [tree] pinned"
+    with pytest.raises(ConfigError, match="tree.leaf_budget"):
+        shape.leaf_budget({"leaf_budget": [800]}, 100_000)
+    with pytest.raises(ConfigError, match="tree.pinned"):
+        shape.pin_reason("Deploys", "", {"pinned": 3}, {})
+
+
 # -- files of other styles and languages (written with their labels, before classifying) ------------
 
 V3 = ROOT / "tests" / "fixtures" / "tree-v3"

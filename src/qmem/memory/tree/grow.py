@@ -44,6 +44,7 @@ from .shape import (  # noqa: F401 - the tree's shape, re-exported for callers o
     generated_title, index_budget, leaf_budget, leaf_slug, pin_share, pinned_core, plan, pointed, pointer_line, pointers, root_index, root_separator, scan_branches,
     split, summary_line, units,
 )
+from .domains import Verdict
 from .domains import confidence_of as domains_confidence
 from ..workspace import Workspace  # re-exported (tests build workspaces as tree.Workspace)
 
@@ -219,7 +220,7 @@ def _report_plan(the_plan: Plan, result: TreeResult, explain: bool) -> None:
     section's domain and the cues that chose it."""
     for part in the_plan.parts:
         verdict = part.verdict
-        if part.pinned and verdict is not None:
+        if part.pinned and isinstance(verdict, Verdict):
             result.pinned.append({"section": part.title, "why": verdict.pin_reason})
             if verdict.secrets:
                 result.warnings.append(f"pinned section {part.title!r} holds a secret (line "
@@ -228,7 +229,7 @@ def _report_plan(the_plan: Plan, result: TreeResult, explain: bool) -> None:
             tokens = estimate_tokens(body)
             if tokens > the_plan.leaf_budget:
                 result.oversize.append({"leaf": f"memory/domains/{rel}", "tokens": tokens})
-        if explain and verdict is not None:
+        if explain and isinstance(verdict, Verdict):
             result.sections.append({"section": part.title, "line": part.line,
                                     "domain": "(root: pinned)" if part.pinned else part.domain,
                                     "why": [verdict.pin_reason] if part.pinned else verdict.cues,

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterable
 
 from ...base.errors import ConfigError
 from ...text.analysis import estimate_tokens
@@ -40,6 +41,7 @@ from .indexes import (  # noqa: F401 - re-exported: the tree's callers reach the
     shorten,
     summary_line,
 )
+from .match import Matcher
 from .units import Part, bare_title, label, leaf_slug, split, split_section, units  # noqa: F401 - re-exported
 
 DEFAULT_LEAF_BUDGET = 1200
@@ -86,25 +88,31 @@ class Plan:
 
 
 def pin_reason(title: str, body: str, tree_config: dict[str, object], table: dict[str, list[str]],
-               holds_secret: bool = False, matcher_: object = None) -> str:
+               holds_secret: bool = False, matcher_: Matcher | None = None) -> str:
     """Why a section is standing rules the agent reads at every start ("" when it is not):
     tagged `[pin]`/`[P0]`, listed in `[tree] pinned`, or (unless `auto_pin = false`, and never
     for a section holding a secret) read as instructions by `domains.instruction`."""
     if _PIN_TAG.search(title):
         return "tagged [pin]/[P0]"
-    pinned_titles = {str(t).strip().lower() for t in tree_config.get("pinned", []) or []}
+    listed = tree_config.get("pinned", []) or []
+    if not isinstance(listed, Iterable):
+        raise ConfigError("config: tree.pinned: expected a list of section titles")
+    pinned_titles = {str(t).strip().lower() for t in listed}
     if bare_title(title).lower() in pinned_titles:
         return "listed in [tree] pinned"
     if tree_config.get("auto_pin", True) is False or holds_secret:
         return ""
-    return domains_mod.instruction(title, body, table, matcher_)  # type: ignore[arg-type]
+    return domains_mod.instruction(title, body, table, matcher_)
 
 
 def leaf_budget(tree_config: dict[str, object], total_tokens: int) -> int:
     """The most tokens one leaf should hold: `[tree] leaf_budget` (default 1,200), and for a
     smaller file at most LEAF_SHARE of it (never under MIN_LEAF_TOKENS), so that the costliest
     read root → branch → leaf stays a small part of the flat file."""
-    configured = int(tree_config.get("leaf_budget", DEFAULT_LEAF_BUDGET) or DEFAULT_LEAF_BUDGET)
+    value = tree_config.get("leaf_budget", DEFAULT_LEAF_BUDGET) or DEFAULT_LEAF_BUDGET
+    if not isinstance(value, (int, float, str)):
+        raise ConfigError("config: tree.leaf_budget: expected a number of tokens")
+    configured = int(value)
     return min(configured, max(MIN_LEAF_TOKENS, int(total_tokens * LEAF_SHARE)))
 
 
@@ -169,6 +177,13 @@ def plan(text: str, tree_config: dict[str, object], config_file: str = "", root_
     return the_plan
 
 
+def _verdict(part: Part) -> domains_mod.Verdict:
+    """The verdict of a part `plan` has classified (it sets one on every part before the steps
+    below read it)."""
+    assert isinstance(part.verdict, domains_mod.Verdict), part.title
+    return part.verdict
+
+
 def _labelled(part: Part) -> bool:
     first = next((line for line in part.text.splitlines() if line.strip()), "")
     return bool(label(first))
@@ -203,32 +218,34 @@ def _bound_preamble(preamble: str, parts: list[Part], budget: int) -> tuple[str,
     return head, [Part(title, rest, line_no, heading=False)] + parts
 
 
-def _settle_entries(parts: list[Part], text: str, table: dict[str, list[str]], context) -> None:
+def _settle_entries(parts: list[Part], text: str, table: dict[str, list[str]],
+                    context: domains_mod.Context) -> None:
     """Entries of a file without headings: one whose evidence was too thin takes the domain of
     the confident entry before it (else after it); with none confident, the file's own domain."""
-    confident = [p for p in parts if p.verdict is not None and p.verdict.confident and not p.pinned]
+    confident = [p for p in parts if isinstance(p.verdict, domains_mod.Verdict) and p.verdict.confident and not p.pinned]
     if not confident:
         whole = domains_mod.explain("", text, table, context)
         fallback = whole.domain if whole.confident else domains_mod.GENERAL
         for part in parts:
             if not part.pinned:
-                part.domain = part.verdict.domain = fallback
-                part.verdict.cues = [f"an entry of a file without headings: the file's domain ({fallback})"]
+                part.domain = _verdict(part).domain = fallback
+                _verdict(part).cues = [f"an entry of a file without headings: the file's domain ({fallback})"]
         return
     for k, part in enumerate(parts):
-        if part.pinned or part.verdict.confident:
+        if part.pinned or _verdict(part).confident:
             continue
-        ranked = sorted(part.verdict.scores.items(), key=lambda row: -row[1])
+        ranked = sorted(_verdict(part).scores.items(), key=lambda row: -row[1])
         if ranked and (len(ranked) == 1 or ranked[0][1] > ranked[1][1]):
-            part.domain = part.verdict.domain = ranked[0][0]  # an entry is short: a little evidence is some
-            part.verdict.cues = [f"thin evidence, the best there is: {ranked[0][0]} {ranked[0][1]:.2g}"]
+            part.domain = _verdict(part).domain = ranked[0][0]  # an entry is short: a little evidence is some
+            _verdict(part).cues = [f"thin evidence, the best there is: {ranked[0][0]} {ranked[0][1]:.2g}"]
             continue
-        before = next((p for p in reversed(parts[:k]) if p.verdict.confident and not p.pinned), None)
-        after = next((p for p in parts[k + 1:] if p.verdict.confident and not p.pinned), None)
+        before = next((p for p in reversed(parts[:k]) if _verdict(p).confident and not p.pinned), None)
+        after = next((p for p in parts[k + 1:] if _verdict(p).confident and not p.pinned), None)
         near = before or after
-        part.domain = part.verdict.domain = near.domain
-        part.verdict.cues = [f"thin evidence: filed with the entry {'before' if near is before else 'after'} it "
-                             f"({near.title!r})"]
+        assert near is not None  # `confident` holds a part other than this one: it is before or after
+        part.domain = _verdict(part).domain = near.domain
+        _verdict(part).cues = [f"thin evidence: filed with the entry {'before' if near is before else 'after'} it "
+                               f"({near.title!r})"]
 
 
 def _settle_own_domains(parts: list[Part]) -> None:
@@ -237,31 +254,31 @@ def _settle_own_domains(parts: list[Part]) -> None:
     MAX_DOMAINS domains, the smallest such domains join the domain their body leans to, else
     the one of the nearest section before them (else after) filed by evidence (the user put them
     there; another section's own name would group nothing: "oncall" joining "ppl")."""
-    own = [p for p in parts if not p.pinned and not p.verdict.confident]
+    own = [p for p in parts if not p.pinned and not _verdict(p).confident]
     series = Counter(p.domain.split("-")[0] for p in own)
     for part in own:
         key = part.domain.split("-")[0]
         if series[key] >= 3 and key != part.domain:
-            part.domain = part.verdict.domain = key
-            part.verdict.cues = [f"one of {series[key]} sections headed {key!r}: a series"] + part.verdict.cues
-    sizes = Counter()
+            part.domain = _verdict(part).domain = key
+            _verdict(part).cues = [f"one of {series[key]} sections headed {key!r}: a series"] + _verdict(part).cues
+    sizes: Counter[str] = Counter()
     for part in parts:
         if not part.pinned:
             sizes[part.domain] += estimate_tokens(part.text)
     named = sorted({p.domain for p in own}, key=lambda d: (sizes[d], d))
     # filed by what they are about: a secret or a confidential mark says nothing of the next section's topic
-    settled = {p.domain for p in parts if not p.pinned and p.verdict is not None and p.verdict.confident
-               and not p.verdict.secrets
+    settled = {p.domain for p in parts if not p.pinned and isinstance(p.verdict, domains_mod.Verdict)
+               and p.verdict.confident and not p.verdict.secrets
                and p.domain not in (domains_mod.ACCOUNTS, domains_mod.PRIVATE)}
     while len(sizes) > MAX_DOMAINS and named:
         gone = named.pop(0)
         for k, part in enumerate(parts):
             if part.pinned or part.domain != gone:
                 continue
-            ranked = sorted(part.verdict.scores.items(), key=lambda row: -row[1])
+            ranked = sorted(_verdict(part).scores.items(), key=lambda row: -row[1])
             near = _nearest(parts, k, gone, settled) or _nearest(parts, k, gone, None) or gone
-            part.domain = part.verdict.domain = ranked[0][0] if ranked else near
-            part.verdict.cues = [f"more than {MAX_DOMAINS} domains: joined {part.domain}"] + part.verdict.cues
+            part.domain = _verdict(part).domain = ranked[0][0] if ranked else near
+            _verdict(part).cues = [f"more than {MAX_DOMAINS} domains: joined {part.domain}"] + _verdict(part).cues
             sizes[part.domain] += estimate_tokens(part.text)
         del sizes[gone]
 
@@ -292,17 +309,17 @@ def _bound_pins(the_plan: Plan) -> None:
     """Keep pinned sections in the root while they fit the pin budget (explicit pins first, then
     sections read as rules, each in file order); file the others as leaves of `rules`."""
     left = the_plan.pin_budget
-    explicit = [p for p in the_plan.parts if p.pinned and p.verdict.pin_reason.startswith(("tagged", "listed"))]
+    explicit = [p for p in the_plan.parts if p.pinned and _verdict(p).pin_reason.startswith(("tagged", "listed"))]
     guessed = [p for p in the_plan.parts if p.pinned and p not in explicit]
     for part in explicit + guessed:
         cost = estimate_tokens(part.text)
         if cost <= left:
             left -= cost
             continue
-        part.pinned = part.verdict.pinned = False
+        part.pinned = _verdict(part).pinned = False
         part.overflow = True
-        part.domain = part.verdict.domain = RULES
-        part.verdict.cues = [f"{part.verdict.pin_reason}; ~{cost} tokens did not fit the root's pin share"]
+        part.domain = _verdict(part).domain = RULES
+        _verdict(part).cues = [f"{_verdict(part).pin_reason}; ~{cost} tokens did not fit the root's pin share"]
 
 
 def _leaf_files(part: Part, budget: int) -> list[tuple[str, str]]:

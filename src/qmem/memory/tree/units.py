@@ -44,7 +44,7 @@ class Part:
         self.overflow = False  # a pinned section that did not fit the root: filed as a leaf
         self.domain = ""
         self.slug = ""
-        self.verdict = None  # domains.Verdict, set by the plan
+        self.verdict: object = None  # a domains.Verdict, set by the plan (domains imports this module)
         self.files: list[tuple[str, str]] = []  # (path under memory/domains, text): several when split
 
     @property
