@@ -32,8 +32,8 @@ def reference_headings(lines: list[str], start: int = 0) -> list[tuple[int, int,
                 if not line.strip().strip(fence[0]):
                     fence = ""
             continue
-        if fence_match:
-            fence = fence_match.group(1)
+        if fence_match and not (fence_match.group(1)[0] == "`" and "`" in line[fence_match.end():]):
+            fence = fence_match.group(1)  # CommonMark: a backtick fence's info string holds no backtick
             continue
         match = HEADING.match(line)
         if match:
