@@ -100,6 +100,24 @@ def test_mcp_without_the_sdk_says_which_extra_to_install(cli, monkeypatch):
     assert result.code == 2 and install_hint("mcp") in result.err and "[mcp" in result.err
 
 
+def test_mcp_search_says_why_nothing_was_found_and_what_was_not_searched(indexed, cli, tmp_path):
+    """The MCP answer carries what the CLI prints on stderr: why a search found nothing (the
+    same reason `--format openclaw` gives) and the collections that were never indexed."""
+    import json
+
+    from qmem.faces.mcp import Memory
+
+    memory = Memory()
+    empty = memory.memory_search("qzxvnowhere")
+    openclaw = json.loads(cli("search", "qzxvnowhere", "--format", "openclaw").out)
+    assert empty["results"] == [] and empty["empty_reason"] == openclaw["empty_reason"] != ""
+    assert "empty_reason" not in memory.memory_search("rsync") and "warnings" not in memory.memory_search("rsync")
+    (tmp_path / "later").mkdir()
+    assert cli("collection", "create", "later", str(tmp_path / "later"), "--no-index").code == 0
+    found = memory.memory_search("rsync")
+    assert found["results"] and any("later" in w and "never indexed" in w for w in found["warnings"])
+
+
 def test_mcp_search_modes_with_vectors(indexed, cli):
     from qmem.faces.mcp import Memory
 

@@ -64,7 +64,14 @@ class Memory:
         results = openclaw_results(found.hits)
         for row, hit in zip(results, found.hits):
             row.update(heading=hit.heading, collection=hit.collection, expired=hit.expired)
-        return {"results": results, "note": found.note} if found.note else {"results": results}
+        out: dict[str, object] = {"results": results}
+        if found.note:
+            out["note"] = found.note
+        if found.warnings:  # e.g. a collection never indexed: the agent learns nothing was searched there
+            out["warnings"] = found.warnings
+        if not results and found.empty_reason:  # as `qmem search --format openclaw` says it
+            out["empty_reason"] = found.empty_reason
+        return out
 
     def memory_get(self, path: str, **kwargs: int | str | None) -> dict[str, object]:
         start, lines, collection = kwargs.get("from"), kwargs.get("lines"), kwargs.get("collection")
