@@ -44,11 +44,12 @@ def test_archive_needs_a_heading_naming_history_or_a_body_of_finished_items():
     assert domain("Current history of the cluster", "- three nodes\n") != "archive"  # current beats history
 
 
-def test_a_dated_log_entry_is_archive_whatever_its_topic():
-    """Added after the held-out measurement showed session logs filed by their topic words."""
+def test_a_dated_log_entry_is_archive_when_closed_or_about_nothing_known():
+    """A closed entry, or a past day's record with no known subject, is archive; one whose subject
+    is clear goes to its subject (session 3: a date is no evidence of history, test_tree_s3.py)."""
     assert domain("Session 2026-05-22 — autonomous overnight: deploy queue", "- shipped the agents\n") == "archive"
     assert domain("Session 2026-04-30 → 2026-05-01 — runner-swarm v2", "- three fixes\n") == "archive"
-    assert domain("2025-02-28: Web 应用代码架构重构", "- 拆分模块\n") == "archive"
+    assert domain("2025-02-28: Web 应用代码架构重构", "- 拆分模块\n") == "codebase"
     assert domain("会议 2026-03-01 周会", "- 讨论了预算\n") == "archive"
     assert domain("Identity (UPDATED 2026-04-13 — Swarm Lab pivot)") == "identity"  # a date saying "as of"
     assert domain("Calibration Status (updated 2026-04-24)") == "projects"

@@ -119,10 +119,11 @@ CUES: dict[str, dict[str, list[str]]] = {
                "việc cần làm", "phát hành", "hoàn thành"],
     },
     "business": {
-        "en": ["money", "bills", "expenses", "side income", "engagements", "deals", "consulting", "freelance",
+        "en": ["money?", "bills", "expenses", "side income", "engagements", "deals", "consulting", "freelance",
                "billing", "accounting", "fees", "quotes", "vendors", "partnerships", "side job", "part-time job",
                "business", "company", "company overview", "revenue", "arr", "mrr", "customers", "clients",
-               "pipeline", "sales", "pricing", "invoices", "income", "rates", "fundraising", "investors", "funding",
+               "pipeline", "sales", "pricing", "pricing model", "business model", "revenue model", "tariff model",
+               "cost model", "tariffs", "invoices", "income", "rates", "fundraising", "investors", "funding",
                "marketing", "brand", "metrics", "kpi", "budget", "finances", "finance", "portfolio", "orders",
                "suppliers", "shop", "churn", "paying customers", "job?", "employer", "revenue model"],
         "zh": ["接单", "开支", "账单", "钱?", "收费", "费用", "生意", "合作方", "供应商", "兼职", "工资", "价格", "公司", "业务", "收入", "营收", "客户",
@@ -147,7 +148,9 @@ CUES: dict[str, dict[str, list[str]]] = {
                "docker", "ci/cd", "cron", "services?", "tools?", "vps", "monitoring", "alerts", "backup?",
                "router", "nginx", "postgres", "ubuntu", "debian", "macbook", "laptop", "website?", "systemd",
                "integrations", "app integrations", "env vars", "environment variables", "browser configuration",
-               "python interpreter", "paths", "windows", "powershell", "terraform", "ports"],
+               "python interpreter", "paths", "windows", "powershell", "terraform", "ports", "operations", "production",
+               "staging", "runbooks", "certificates", "ssl certificates", "outages", "incidents", "on-call rotation",
+               "virtual machines", "home lab"],
         "zh": ["机器", "器材", "开发机", "电脑", "软件?", "设备", "硬件", "网盘", "存储", "系统?", "服务器", "部署", "配置", "集群", "数据库", "环境",
                "开发环境", "工具", "常用工具", "监控", "告警", "运维", "网络", "技术栈", "主机", "备份", "云"],
         "zht": ["器材", "機器", "設備清單", "軟體", "設備", "硬體", "儲存", "印表機", "伺服器", "部署", "設定", "配置", "叢集", "資料庫", "環境", "工具",
@@ -222,7 +225,8 @@ CUES: dict[str, dict[str, list[str]]] = {
     "dates": {
         "en": ["shifts", "rota", "rotation", "upcoming", "agenda", "timetable", "exams", "events", "key dates",
                "due dates", "holidays", "dates", "important dates", "birthdays", "birthday", "anniversary",
-               "anniversaries", "deadlines", "calendar", "schedule", "reminders", "appointments"],
+               "anniversaries", "deadlines", "calendar", "schedule", "reminders", "appointments", "meetings",
+               "recurring meetings"],
         "zh": ["值班", "时间点", "档期", "时间安排", "安排", "考试", "时间表", "课表", "节日", "行程", "日期", "重要日期", "生日", "纪念日", "截止", "日程",
                "截止日期", "提醒", "日历"],
         "zht": ["值班", "時間點", "檔期", "安排", "考試", "時間表", "行程", "節日", "日期", "重要日子", "生日", "紀念日", "截止", "行事曆", "日程"],
@@ -234,15 +238,23 @@ CUES: dict[str, dict[str, list[str]]] = {
     },
     "rules": {
         "en": ["@rules", "@rule", "@guidelines", "@instructions", "@standing orders", "@principles", "@protocols",
-               "@protocol", "@policies", "@operating rules", "@house rules", "@ground rules", "@dos and don'ts"],
+               "@protocol", "@policies", "@operating rules", "@house rules", "@ground rules", "@dos and don'ts",
+               "@working agreement", "@working agreements", "@team agreement", "@team agreements", "@ways of working",
+               "@team norms", "@working norms", "@house style"],
         "zh": ["@规则", "@铁律", "@守则", "@原则", "@准则", "@规范", "@须知", "@注意事项", "@行为准则", "@要求"],
         "zht": ["@規則", "@守則", "@原則", "@準則", "@規範", "@須知", "@注意事項"],
         "ja": ["@ルール", "@規則", "@行動指針", "@指針", "@約束", "@お願い", "@注意事項"],
         "de": ["@regeln", "@grundregeln", "@richtlinien", "@anweisungen", "@vorgaben"],
         "vi": ["@quy tắc", "@nguyên tắc", "@quy định", "@lưu ý bắt buộc"],
     },
-    "private": {
-        "en": [],
+    "private": {  # personal money is the user's own business, not the business's
+        "en": ["personal finances", "personal finance", "salary", "mortgage", "savings", "net worth", "debts",
+               "pension", "household budget", "paycheck", "payday", "salary day", "my money"],
+        "zh": ["个人财务", "个人理财", "工资", "房贷", "存款", "储蓄", "负债", "家庭开支", "私房钱"],
+        "zht": ["個人財務", "個人理財", "薪水", "房貸", "存款", "儲蓄", "負債", "家庭開支"],
+        "ja": ["家計", "給料", "住宅ローン", "貯金", "貯蓄", "資産運用", "借金", "家計簿"],
+        "de": ["gehalt", "hypothek", "ersparnisse", "privatfinanzen", "schulden", "haushaltsbudget", "rente"],
+        "vi": ["tài chính cá nhân", "lương", "tiết kiệm", "khoản vay", "nợ"],
     },
     "community": {
         "en": ["clubs", "hobby groups", "volunteer", "church", "neighbourhood", "groups", "community", "meetup",
@@ -316,3 +328,35 @@ def kana_only(cue: str) -> bool:
                for w in by_language.get(lang, [])}
     return bool(text) and all("\u3400" <= c <= "\u9fff" or "\uf900" <= c <= "\ufaff" for c in text) \
         and text not in chinese
+
+
+# Short forms people write in terse notes, read as the words they stand for before cues are
+# matched ("## ppl" is people, "## bkps" backups). HEADING_ONLY: short forms that are words of
+# their own in running text ("net", "ops", "fin", "dev"), expanded only in a heading, where a
+# lone short word names the section. Latin script, whole words, after folding.
+ABBREVIATIONS: dict[str, str] = {
+    "ppl": "people", "ppls": "people", "fam": "family", "fams": "family", "bro": "brother", "sis": "sister",
+    "gf": "girlfriend", "bf": "boyfriend", "mgr": "manager", "mgrs": "managers", "colleages": "colleagues",
+    "prefs": "preferences", "pref": "preference", "bio": "biography",
+    "hw": "hardware", "sw": "software", "infra": "infrastructure", "k8s": "kubernetes", "k3s": "kubernetes",
+    "svc": "services", "svcs": "services", "srv": "server", "srvs": "servers", "vm": "virtual machine",
+    "vms": "virtual machines", "db": "database", "dbs": "databases", "cfg": "configuration",
+    "conf": "configuration", "config": "configuration", "configs": "configuration", "env": "environment",
+    "envs": "environments", "envvars": "environment variables", "bkp": "backup", "bkps": "backups",
+    "bak": "backup", "baks": "backups", "cert": "certificate", "certs": "certificates",
+    "dotfiles": "dotfiles configuration", "homelab": "home lab servers", "devops": "infrastructure operations",
+    "creds": "credentials", "cred": "credential", "pw": "password", "pws": "passwords", "pwd": "password",
+    "pwds": "passwords", "passwd": "password", "acct": "account", "accts": "accounts", "2fa": "two factor",
+    "mtg": "meeting", "mtgs": "meetings", "appt": "appointment", "appts": "appointments", "bday": "birthday",
+    "bdays": "birthdays", "cal": "calendar", "sched": "schedule", "hols": "holidays", "vacay": "vacation",
+    "wip": "work in progress", "todo": "to do", "todos": "to do", "tbd": "to be decided",
+    "proj": "project", "projs": "projects", "biz": "business", "til": "today i learned", "tils": "lessons",
+    "howto": "how to", "howtos": "how to", "kb": "knowledge base", "docs": "documentation",
+    "misc": "miscellaneous", "meds": "medication", "med": "medical", "edu": "education",
+    "uni": "university", "addr": "address", "msgs": "messages", "dept": "department", "hr": "human resources",
+    "pms": "postmortems", "rca": "root cause analysis", "infosec": "security", "appsec": "security",
+}
+HEADING_ONLY: dict[str, str] = {
+    "ops": "operations", "net": "network", "fin": "finances", "dev": "development", "prod": "production",
+    "perf": "performance", "sec": "security",
+}

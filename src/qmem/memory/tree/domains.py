@@ -37,6 +37,7 @@ from ...base.errors import ConfigError
 from .. import secrets, shared
 from .cues import CUES, EMOJI, INSTRUCTION_WORDS, RULE_HEADINGS, TOPICLESS, kana_only
 from .match import Matcher, fold, for_table, has_kana, matcher, stems
+from .matter import CLOSED, OPEN, state
 from .units import bare_title
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]")
@@ -46,6 +47,7 @@ ACCOUNTS = "accounts"
 PRIVATE = "private"
 ARCHIVE = "archive"
 RULES = "rules"
+PROJECTS = "projects"
 HEADING_WEIGHT = 3
 BODY_CAP = 2.5  # most body evidence one domain can collect: less than one heading cue
 BODY_CHARS = 3000  # cues are looked for in the first this many characters of a body (~500 words)
@@ -224,9 +226,11 @@ class Context:
 
 
 def explain(heading: str, body: str, table: dict[str, list[str]], context: Context | None = None,
-            found: list | None = None) -> Verdict:
+            found: list | None = None, *, dated: bool = True, vague: bool = False) -> Verdict:
     """The domain of a section (heading text and body below it) with the evidence that chose it.
-    `context` carries the file's other sections; `found`, this body's cues if already matched."""
+    `context` carries the file's other sections; `found`, this body's cues if already matched;
+    `dated=False`: the heading's date has been read already (its subject is being classified);
+    `vague`: the heading names an event, not a topic (a dated entry's subject): a body's lead decides."""
     context = context or Context(table)
     holding = secrets.find(body)
     tagged = explicit_domain(heading, table)
@@ -244,13 +248,11 @@ def explain(heading: str, body: str, table: dict[str, list[str]], context: Conte
         verdict.cues = ["heading marks it confidential"]
         return verdict
     head = heading_text(heading)
-    if ARCHIVE in table and _LOG_ENTRY.match(head) and not _AS_OF.search(head) and not _CURRENT.search(head) \
-            and not _in_future(head):
-        verdict = Verdict(ARCHIVE)  # "Session 2026-05-22 — shipped X": the record of a day's work, not its topic
-        verdict.cues = ["heading: a dated log entry (an event and its date)"]
-        return verdict
+    if dated and ARCHIVE in table and _LOG_ENTRY.match(head) and not _AS_OF.search(head) \
+            and not _CURRENT.search(head) and not _in_future(head):
+        return _dated_entry(head, body, table, context, found)
     kana = context.kana if context.kana is not None else has_kana(heading) or has_kana(body[:BODY_CHARS])
-    heading_scores, order, why = _heading_evidence(head, heading, context.matcher, table, kana)
+    heading_scores, order, why, broad = _heading_evidence(head, heading, context.matcher, table, kana)
     body_scores = _body_evidence(body, context, found, why, kana)
     if heading_scores:
         top = max(heading_scores.values())
@@ -258,15 +260,18 @@ def explain(heading: str, body: str, table: dict[str, list[str]], context: Conte
         if ARCHIVE in heading_scores:  # "Completed goals", "Old clients": the heading says the matter is closed
             named = [ARCHIVE]
         best = max(named, key=lambda d: (body_scores.get(d, 0), -named.index(d)))
-        verdict = Verdict(best)
+        sense = _body_sense(best, broad, body_scores, context.confidence) if best in broad else ""
+        verdict = Verdict(sense or best)
         verdict.scores = {d: heading_scores.get(d, 0) + body_scores.get(d, 0) for d in set(heading_scores) | set(body_scores)}
-        verdict.cues = why.get(best, [])
+        verdict.cues = why.get(sense or best, [])
+        if sense:
+            verdict.cues = [f"the heading's word for {best} is a broad one; the body says {sense}"] + verdict.cues
         return verdict
     ranked = sorted(body_scores.items(), key=lambda row: -row[1])
     best, score = ranked[0] if ranked else (GENERAL, 0.0)
     runner_up = ranked[1][1] if len(ranked) > 1 else 0.0
     bar, lead = (context.confidence, MARGIN)
-    vague = topicless(heading)
+    vague = vague or topicless(heading)
     if vague:  # "Core Memories", "雜項": a name that says nothing is no better home than a weak body's
         bar, lead = bar / 2, lead / 2
     if score >= bar and score - runner_up >= lead:
@@ -284,9 +289,52 @@ def explain(heading: str, body: str, table: dict[str, list[str]], context: Conte
     return verdict
 
 
+def _body_sense(best: str, broad: set[str], body_scores: dict[str, float], confidence: float) -> str:
+    """A heading whose only word for its domain is a broad everyday one ("Tariff model": model?,
+    "$$": money?) means what the body is about, when the body clearly names another domain."""
+    ranked = sorted(((s, d) for d, s in body_scores.items() if d != best), reverse=True)
+    if ranked and ranked[0][0] >= confidence and ranked[0][0] - body_scores.get(best, 0) >= MARGIN:
+        return ranked[0][1]
+    return ""
+
+
+def _log_subject(head: str) -> str:
+    """What a dated entry's heading says it is about: its dates, event word and numbering left out
+    ("2026-02-03 session: offline mode" → "offline mode")."""
+    text = _DATE.sub(" ", re.sub(_MONTH, " ", head, flags=re.IGNORECASE))
+    text = re.sub(rf"(?i)^[\s\W]*(?:(?:{_EVENT})\b\s*#?\d*)?[\s\-–—:：()（）#,→]*", "", text.strip())
+    return text.strip(" -–—:：()（）")
+
+
+def _dated_entry(head: str, body: str, table: dict[str, list[str]], context: Context, found: list | None) -> Verdict:
+    """A dated log entry ("2026-02-03 session: offline mode"): archive when its words say the matter
+    is closed; open work stays with the work (its heading's domain, else projects); otherwise it
+    is filed by its subject, and archived as a past day's record only when nothing says what it is about."""
+    how, words = state(head, body)
+    if how == CLOSED:
+        verdict = Verdict(ARCHIVE)
+        verdict.cues = [f"heading: a dated log entry, and it says the matter is closed ({words})"]
+        return verdict
+    subject = _log_subject(head)
+    inner = explain(subject, body, table, context, found, dated=False, vague=True)
+    by_heading = inner.confident and any(c.startswith("heading:") for c in inner.cues)
+    if how == OPEN:
+        if not by_heading and PROJECTS in table:
+            inner = Verdict(PROJECTS)
+        inner.cues = [f"a dated log entry whose matter is still open ({words})"] + inner.cues
+        return inner
+    if inner.confident and inner.domain != GENERAL:
+        inner.cues = ["a dated log entry, filed by its subject"] + inner.cues
+        return inner
+    verdict = Verdict(ARCHIVE)
+    verdict.cues = ["heading: a dated log entry (a past day's record; nothing says what it is about)"]
+    return verdict
+
+
 def _heading_evidence(head: str, heading: str, matcher_: Matcher, table: dict[str, list[str]],
-                      kana: bool | None = None) -> tuple[dict[str, float], list[str], dict[str, list[str]]]:
-    """Per domain, the heading's points; the domains in the order the heading names them.
+                      kana: bool | None = None) -> tuple[dict[str, float], list[str], dict[str, list[str]], set[str]]:
+    """Per domain, the heading's points; the domains in the order the heading names them; the
+    evidence; the domains the heading names only by broad words (cues marked `?`).
     A bracketed aside qualifies the heading ("Team Structure (GenGame Project)" is about a team):
     its cues count only when the rest of the heading names no domain."""
     scores: dict[str, float] = {}
@@ -294,7 +342,10 @@ def _heading_evidence(head: str, heading: str, matcher_: Matcher, table: dict[st
     why: dict[str, list[str]] = {}
     main = _BRACKETED.sub(" ", head).strip()
     found = matcher_.find(main, heading=True, kana=kana) if main and main != head else []
+    strong: set[str] = set()
     for cue in found or matcher_.find(head, heading=True, kana=kana):
+        if not cue.weak:
+            strong.add(cue.domain)
         points = HEADING_WEIGHT * matcher_.weight(cue)
         scores[cue.domain] = scores.get(cue.domain, 0) + points
         at = head.find(cue.text)
@@ -303,11 +354,12 @@ def _heading_evidence(head: str, heading: str, matcher_: Matcher, table: dict[st
     for emoji, domain in EMOJI.items():
         if emoji in heading and domain in table:
             scores[domain] = scores.get(domain, 0) + HEADING_WEIGHT
+            strong.add(domain)
             positions[domain] = min(positions.get(domain, 10**6), -1)
             why.setdefault(domain, []).append(f"heading: {emoji} (+{HEADING_WEIGHT})")
     if scores.get(ARCHIVE) and _CURRENT.search(head):  # "Current history of X" is current
         del scores[ARCHIVE]
-    return scores, sorted(scores, key=lambda d: positions.get(d, 10**6)), why
+    return scores, sorted(scores, key=lambda d: positions.get(d, 10**6)), why, set(scores) - strong
 
 
 def _body_evidence(body: str, context: Context, found: list | None, why: dict[str, list[str]],

@@ -19,10 +19,27 @@ import functools
 import re
 import unicodedata
 
+from .cues import ABBREVIATIONS, HEADING_ONLY
+
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 _KANA = re.compile(r"[\u3040-\u30ff]")
 _WORD = re.compile(r"[\w]+")  # after folding: Latin letters with accents, digits, _ (and CJK runs, skipped)
 MAX_WORDS = 4
+_CURRENCY_ALONE = re.compile(r"(?<![\w$€£¥₩₫])[$€£¥₩₫]{1,3}(?![\w$€£¥₩₫])")
+_BODY_FORMS = {short: tuple(long.split()) for short, long in ABBREVIATIONS.items()}
+_HEADING_FORMS = {**_BODY_FORMS, **{short: tuple(long.split()) for short, long in HEADING_ONLY.items()}}
+
+
+def expand(tokens: list[str], heading: bool) -> list[str]:
+    """Words with their short forms written out ("ppl" → people, "bkps" → backups; in a heading
+    also "ops" → operations): the cue tables list words, terse notes write short forms."""
+    forms = _HEADING_FORMS if heading else _BODY_FORMS
+    if not any(word in forms for word in tokens):
+        return tokens
+    out: list[str] = []
+    for word in tokens:
+        out.extend(forms.get(word, (word,)))
+    return out
 _NOTHING: tuple[tuple[str, ...], tuple] = ((), ())
 
 
@@ -74,7 +91,7 @@ def _plural_forms(word: str) -> set[str]:
 
 
 class Cue:
-    __slots__ = ("cjk", "domain", "kana", "kind", "raw", "text", "weight", "where", "words")
+    __slots__ = ("cjk", "domain", "kana", "kind", "raw", "text", "weak", "weight", "where", "words")
 
     def __init__(self, raw: str, domain: str) -> None:
         self.raw = raw
@@ -83,7 +100,7 @@ class Cue:
         text = fold(raw.strip())
         self.kana = text.startswith("~")  # a Japanese word in kanji: only where the text has kana
         text = text.lstrip("~")
-        weak = text.endswith("?")
+        weak = self.weak = text.endswith("?")
         text = text.rstrip("?")
         if text[:1] in "^=@":
             self.where, text = {"^": "start", "=": "exact", "@": "heading"}[text[0]], text[1:]
@@ -150,7 +167,9 @@ class Matcher:
         """The distinct cues in `text` (already folded), longer matches hiding shorter ones.
         `kana`: is the text (or its file) Japanese; None: look at the text itself."""
         found: dict[tuple[str, str], Cue] = {}
-        tokens = [word for word in _WORD.findall(text) if not _CJK.match(word)]
+        if heading and ("$" in text or not text.isascii()):
+            text = _CURRENCY_ALONE.sub(" money ", text)  # "## $$": a heading of currency signs is about money
+        tokens = expand([word for word in _WORD.findall(text) if not _CJK.match(word)], heading)
         whole = len(tokens)
         k = 0
         seen = self._seen

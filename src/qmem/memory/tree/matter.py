@@ -1,0 +1,72 @@
+"""Is the matter a dated entry records still open, or closed?
+
+A date in a heading ("2026-02-03 session: offline mode") is no evidence of history: a session log
+is about its subject, and its work may still be under way. Only the words of the entry say which:
+an open matter names what is left (TODO, pending, next, 还没, 待确认, 次回, 남은, pendiente…), a
+closed one says it is finished (done, fixed, shipped, 已上线, 完了, 완료, cerrado…), or tells what
+was done, item after item, in the past tense ("Fixed…", "Moved…", "Wrote…", 讨论了, 移行した).
+Anything left open wins: one open item keeps the matter open, whatever was finished beside it.
+"""
+
+from __future__ import annotations
+
+import re
+
+OPEN = "open"
+CLOSED = "closed"
+
+_OPEN = re.compile(
+    r"(?i)\[ \]|\b(?:todo|to-?do|tbd|wip|pending|in progress|not yet|still (?:open|unknown|unclear|pending|to\b|need|needs|"
+    r"missing|failing|broken|waiting)|next (?:steps?|up|time|session|sprint|week|month|release|version|phase)|next:|open questions?|remaining|left to do|"
+    r"follow[- ]?ups?|blocked|waiting (?:for|on)|unresolved|undecided|to decide|to be decided|no decision|"
+    r"half[- ]done|draft|awaiting|expected (?:in|by|on|next)|decision expected|to confirm|needs? (?:review|confirmation|a decision))\b|"
+    # zh / zht
+    r"还没|還沒|尚未|未完成|未合并|未合併|未解决|未解決|待定|待确认|待確認|待办|待辦|待处理|待處理|下次|下一步|继续|繼續|进行中|進行中|"
+    r"写了一半|寫了一半|做了一半|待\s*\S{1,6}\s*确认|"
+    # ja
+    r"未着手|未解決|予定|次の|未完了|未対応|対応中|検討中|次回|残り|残タスク|途中|保留|未定|これから|"
+    # ko
+    r"남은|미해결|아직|진행 중|진행중|예정|다음에|보류|미정|할 일|검토 중|"
+    # es
+    r"pendiente|pendientes|\bfalta\b|\bfaltan\b|por hacer|en curso|próximos? pasos?|seguimiento|queda por|quedamos en|"
+    r"sin decidir|todavía|aún no|"
+    # de / vi
+    r"\boffen\b|ausstehend|noch nicht|nächste schritte|in arbeit|chưa|đang làm|tiếp theo|cần làm|còn lại")
+
+_CLOSED = re.compile(
+    r"(?i)✅|✔|☑|\[x\]|\b(?:done|completed|finished|shipped|resolved|closed|merged|retired|fixed|released|deployed|"
+    r"launched|delivered|decided|cancell?ed|abandoned|no longer|went live|published|handled|settled|wrapped up|"
+    r"all green|case closed)\b|"
+    r"已完成|已解决|已解決|已关闭|已關閉|已上线|已上線|已发布|已發布|已合并|已合併|已修复|已修復|已删除|已刪除|关闭|關閉|结案|結案|"
+    r"搞定|已取消|决定|決定|完成|已(?:经|經)?[\u4e00-\u9fff]|"
+    r"完了|済み|解決した|リリースした|終了|対応済|"
+    r"완료|해결|종료|결정|마무리|끝났|끝남|"
+    r"cerrad[oa]|resuelt[oa]|terminad[oa]|solucionad[oa]|decidid[oa]|finalizad[oa]|completad[oa]|\blist[oa]\b|"
+    r"erledigt|abgeschlossen|behoben|entschieden|đã xong|đã hoàn thành|đã sửa|đã giải quyết|đã quyết định")
+
+# An English item that tells what was done: it opens with a verb in the past tense.
+_IRREGULAR = ("built", "wrote", "made", "ran", "found", "chose", "got", "went", "did", "met", "sent", "took",
+              "held", "gave", "set", "put", "cut", "kept", "left", "lost", "paid", "sold", "spent", "began", "brought",
+              "caught", "drew", "fought", "heard", "led", "read", "rode", "saw", "shot", "spoke", "stole", "told",
+              "threw", "won", "broke")
+_PAST_ITEM = re.compile(rf"(?i)^\s*(?:[-*+]|\d+[.)])\s+(?:\*\*)?(?:[a-z]+ed|{'|'.join(_IRREGULAR)})\b(?!\s*(?:to|by)\b)")
+# Chinese and Japanese say it in the verb's ending: 讨论了 (not 为了, 了解), 移行した, 決めました.
+_PAST_CJK = re.compile(r"[\u4e00-\u9fff](?<![为為除])了(?!解)|(?:した|ました|だった|でした)(?:[。、,.]|$)")
+_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\S")
+BODY_CHARS = 3000
+
+
+def state(heading: str, body: str) -> tuple[str, str]:
+    """(OPEN, CLOSED or "", the words that say so) for the matter of a dated entry."""
+    text = heading + "\n" + body[:BODY_CHARS]
+    left = _OPEN.search(text)
+    if left:
+        return OPEN, left.group(0).strip()
+    finished = _CLOSED.search(text)
+    if finished:
+        return CLOSED, finished.group(0).strip()
+    items = [line for line in body[:BODY_CHARS].splitlines() if _LIST_ITEM.match(line)]
+    told = [line for line in items if _PAST_ITEM.match(line) or _PAST_CJK.search(line)]
+    if items and len(told) * 3 >= len(items) * 2:
+        return CLOSED, f"{len(told)} of {len(items)} items tell what was done"
+    return "", ""

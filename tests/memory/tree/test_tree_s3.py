@@ -1,0 +1,91 @@
+"""Bonsai tree, session 3 (issue 27): short forms in terse headings, word senses by context, and
+open vs closed matter under a dated heading (a date is no evidence of history)."""
+
+from __future__ import annotations
+
+import pytest
+
+from qmem.memory.tree.domains import explain, load_table
+from qmem.memory.tree.match import fold, for_table
+from qmem.memory.tree.matter import CLOSED, OPEN, state
+
+TABLE = load_table({})
+
+
+def domain(heading: str, body: str = "") -> str:
+    return explain(heading, body, TABLE).domain
+
+
+# -- short forms ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("heading, expected", [
+    ("ppl", "people"), ("fam", "people"), ("prefs", "identity"), ("hw", "infrastructure"),
+    ("bkps", "infrastructure"), ("certs", "infrastructure"), ("svc", "infrastructure"), ("ops", "infrastructure"),
+    ("creds", "accounts"), ("wip", "projects"), ("side proj", "projects"), ("til", "lessons"), ("mtgs", "dates"),
+])
+def test_a_terse_heading_is_read_as_the_words_it_stands_for(heading, expected):
+    assert domain(heading, "- a line\n- another line\n") == expected
+
+
+def test_short_forms_that_are_words_in_running_text_are_expanded_only_in_a_heading():
+    cues = for_table(TABLE)
+    assert {c.domain for c in cues.find(fold("ops"), heading=True)} == {"infrastructure"}
+    assert not cues.find(fold("the ops we ran on the net"))  # "ops", "net" in a body are no cue
+    assert {c.domain for c in cues.find(fold("ask ppl first"))} == {"people"}  # "ppl" is a short form anywhere
+
+
+def test_a_heading_of_currency_signs_is_about_money_and_the_body_says_whose():
+    assert domain("$$", "- salary day 25th\n- mortgage 1.1k eur/mo\n- savings plan\n") == "private"
+    assert domain("$$", "- invoices to clients net 30\n- rates 90 eur/h\n") == "business"
+
+
+# -- word senses ----------------------------------------------------------------------------------
+
+def test_a_phrase_gives_an_everyday_word_its_sense():
+    assert domain("Working agreement", "- reply in English\n- keep changes small\n") != "legal"
+    assert domain("Tariff model v2", "- households pay per kWh\n- a standing fee\n") == "business"
+    assert domain("Data model", "- Entry has amount and category\n") == "codebase"
+
+
+def test_a_broad_heading_word_yields_to_a_body_that_clearly_names_another_domain():
+    body = "- salary day 25th\n- mortgage until 2049\n- pension fund\n"
+    assert domain("Money", body) == "private"
+    assert domain("Money", "- a line\n") == "business"  # no body evidence: the heading's word stands
+
+
+# -- open vs closed under a date -------------------------------------------------------------------
+
+@pytest.mark.parametrize("body, expected", [
+    ("- added the queue\n- TODO: conflict handling\n", OPEN),
+    ("- IndexedDB 队列做好了\n- 还没做：冲突处理\n", OPEN),
+    ("- 方針に決定\n- 実装は次のスプリントで着手予定\n", OPEN),
+    ("- 케이스 스터디 보강\n- 남은 일: 수치 정리\n", OPEN),
+    ("- nuevo protocolo\n- Pendiente: preparar la charla\n", OPEN),
+    ("- shipped to everyone ✅\n", CLOSED),
+    ("- 已合并到 main，v0.9.1 发布\n", CLOSED),
+    ("- 移行は済み\n", CLOSED),
+    ("- 결론: 이사 안 하기로 결정\n", CLOSED),
+    ("- hablé con las dos familias, caso cerrado\n", CLOSED),
+    ("- Moved the runners to ARC\n- Deleted the old runners\n- Wrote the docs\n", CLOSED),
+    ("- Compared three databases\n- TimescaleDB: continuous aggregates\n- chunks of 7 days\n", ""),
+])
+def test_what_a_dated_entry_says_of_its_matter(body, expected):
+    assert state("", body)[0] == expected
+
+
+def test_a_dated_entry_goes_to_its_subject_unless_its_matter_is_closed():
+    closed = "- e2e green, shipped ✅\n"
+    assert domain("2026-01-08 session: login via QR code", closed) == "archive"
+    assert domain("2026-02-03 session: offline mode", "- local queue\n- still to do: conflict handling\n") == "projects"
+    assert domain("2026-01-09 — Chose Postgres for the readings",
+                  "- compared postgres and influx\n- the database schema keeps one table\n- docker on the server\n") \
+        == "infrastructure"
+    assert domain("2026-01-06 — Kickoff with the board", "- met the board\n- agreed on the scope\n") == "archive"
+    open_en = domain("2026-02-19 session: search design", "- decided on pg_bigm\n- implementation next sprint\n")
+    assert open_en == "projects"  # open work outweighs the decision taken
+
+
+def test_items_told_in_the_past_tense_close_the_matter():
+    assert state("", "- 讨论了预算\n- 确定了方案\n")[0] == CLOSED
+    assert state("", "- 決済を移行した\n- テストを追加しました\n")[0] == CLOSED
+    assert state("", "- 为了速度用缓存\n- 了解用户需求\n")[0] == ""  # 为了 "in order to", 了解 "understand"
