@@ -3,8 +3,8 @@
 Left out, in any text the boot prints (MEMORY.md or the tree's root, SESSION-STATE.md, the
 daily logs):
 - a section or subsection, at any heading level, whose heading marks it private: confidential,
-  owner-only, do not share, 机密, 仅限本人, 機密, 社外秘, vertraulich, bí mật… (`confidential`), a
-  `[private]` tag, or a `[P]` (profile) type;
+  owner-only, do not share, 机密, 仅限本人, 機密, 社外秘, 비공개, 본인만, confidencial, privado,
+  vertraulich, bí mật… (`confidential`), a `[private]` tag, or a `[P]` (profile) type;
 - a line that is a `[P]` profile entry, or is labelled private ("- **Private:** …"), with the
   lines indented under it;
 - a line holding a secret (`secrets.py`).
@@ -26,10 +26,14 @@ _STRONG = (r"confidential|owner[- ]only|only for (?:the )?owner|do not share|don
            r"機密|隱私|僅限本人|僅本人|勿外傳|不要分享|"
            r"秘密|非公開|社外秘|部外秘|内密|他言無用|本人のみ|"
            r"vertraulich|streng geheim|nur für mich|"
-           r"bí mật|riêng tư|không chia sẻ")
+           r"bí mật|riêng tư|không chia sẻ|"
+           r"기밀|비공개|본인만|나만 볼|공유 금지|공유하지 말|언급 금지|"
+           r"confidencial|solo para mí|sólo para mí|no compartir|só para mim|não compartilhar|"
+           r"confidentiel|ne pas partager|strictement personnel|riservato|confidenziale|non condividere|"
+           r"конфиденциально|не делиться")
 # "private"/"personal" mark a section when they stand apart: "(private)", "— Private",
 # "[private]", "Private:" or a heading that is that word ("Private", "Private notes").
-_APART = r"private|personal|privat|私人|個人的|プライベート|cá nhân"
+_APART = r"private|personal|privat|privado|privada|privé|privée|privato|privata|私人|個人的|プライベート|cá nhân|개인|사적"
 _MARK = re.compile(rf"(?i)(?:{_STRONG})|[(（\[【]\s*(?:{_APART})\b|[-–—:：|/]\s*(?:{_APART})\b|"
                    rf"^(?:{_APART})(?:\s+(?:notes?|matters?|stuff|life|info|things))?\s*$")
 _LABEL = re.compile(rf"(?i)^\s*(?:>\s*)*(?:[-*+]|\d+[.)])?\s*[*_(\[【]*\s*(?:{_STRONG}|{_APART})\b[^:：\n]{{0,20}}[:：)\]】]")

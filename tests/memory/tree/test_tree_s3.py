@@ -89,3 +89,21 @@ def test_items_told_in_the_past_tense_close_the_matter():
     assert state("", "- 讨论了预算\n- 确定了方案\n")[0] == CLOSED
     assert state("", "- 決済を移行した\n- テストを追加しました\n")[0] == CLOSED
     assert state("", "- 为了速度用缓存\n- 了解用户需求\n")[0] == ""  # 为了 "in order to", 了解 "understand"
+
+
+@pytest.mark.parametrize("heading", [
+    "건강 (본인만, 단체방 언급 금지)", "메모 (비공개)", "Salud (privado)", "Notas — confidencial", "Santé (privé)",
+    "Dati (riservato)", "Finanças (só para mim)",
+])
+def test_a_private_mark_in_korean_or_a_romance_language_keeps_the_section_private(heading):
+    from qmem.memory import shared
+
+    assert shared.confidential(heading)
+    assert domain(heading, "- a line\n") == "private"
+
+
+@pytest.mark.parametrize("heading", ["Personnel", "개인 프로젝트 목록", "Privado de dormir", "비밀번호 관리 팁", "Отлично"])
+def test_words_near_a_private_mark_do_not_make_a_heading_private(heading):
+    from qmem.memory import shared
+
+    assert not shared.confidential(heading)
