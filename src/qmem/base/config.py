@@ -109,6 +109,11 @@ class Config:
     def scope_of(self, coll: Collection) -> str:
         return coll.scope or self.scope
 
+    def table(self, name: str) -> dict[str, object]:
+        """A table another layer owns ([tree], [memory], [vector]); {} when absent or not a table."""
+        section = self.extra.get(name)
+        return section if isinstance(section, dict) else {}
+
     def select(self, names: list[str] | None) -> list[Collection]:
         """The named collections (all when `names` is empty), unknown names refused."""
         if not names:

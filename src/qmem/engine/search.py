@@ -271,6 +271,7 @@ def settle_dates(searcher: Searcher, cfg: Config, form: query_mod.QueryForm, lim
             if dated is None:
                 continue
             listing = dated.within(low, high)
+            assert listing is not None  # `dated` already lies within low..high
             listing.should, listing.must = [], []  # the named days' sections, whatever their words
             found = searcher.search(listing, cfg.sees, limit)
             if found:

@@ -311,8 +311,10 @@ def _refresh_collection(
                 writer.replace_prepared(coll.name, info.rel, read.prepared)
             count = len(read.prepared)
         else:
-            writer.replace_file(coll.name, info.rel, read.sections, read.digest)
-            count = len(read.sections)
+            sections = read.sections
+            assert sections is not None  # a read without a problem or prepared sections holds its text
+            writer.replace_file(coll.name, info.rel, sections, read.digest)
+            count = len(sections)
         touched.add(info.rel)
         new_files[info.rel] = [size, info.mtime_ns, read.digest, count]
         changed = True

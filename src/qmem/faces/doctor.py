@@ -245,14 +245,13 @@ def check_boot(cfg: config_mod.Config, workspace: str | None) -> Check:
     from ..memory.workspace import Workspace
 
     check = Check("boot")
-    memory = cfg.extra.get("memory", {})
-    memory = memory if isinstance(memory, dict) else {}
-    tree = cfg.extra.get("tree", {})
+    memory = cfg.table("memory")
+    tree = cfg.table("tree")
     budget = boot.budget_of(memory)
     rows = []
     for root in workspaces(cfg, workspace):
         result = boot.boot(Workspace(root), budget=budget, memory_config=memory,
-                           tree_config=tree if isinstance(tree, dict) else {})
+                           tree_config=tree)
         rows.append(f"{root} ~{result.tokens}/{budget}")
         if result.tokens > budget:
             check.fail(f"workspace {root}: boot prints ~{result.tokens} tokens, over its {budget}-token budget "

@@ -11,6 +11,7 @@ import functools
 import inspect
 import os
 import sys
+from typing import TypedDict
 
 from ..engine import catalog, retrieve
 from ..base import config
@@ -86,8 +87,8 @@ class Memory:
         cfg = self.cfg()
         ws = self.ws(cfg)
         ws.require_memory()
-        result = boot_mod.boot(ws, budget=int(budget), scope=scope, memory_config=cfg.extra.get("memory", {}),
-                               tree_config=cfg.extra.get("tree", {}))
+        result = boot_mod.boot(ws, budget=int(budget), scope=scope, memory_config=cfg.table("memory"),
+                               tree_config=cfg.table("tree"))
         return {"text": render.boot_text(result), "tokens": result.tokens, "budget": result.budget,
                 "parts": [{"kind": p.kind, "path": p.path, "tokens": p.tokens} for p in result.parts],
                 "notes": result.notes}
@@ -120,7 +121,15 @@ class Memory:
 
 # MCP tool annotations (spec 2025-03-26+) per kind of effect. Searching may build or refresh
 # the index, a cache of the files: still read-only for the user's memory.
-TOOL_EFFECTS = {
+class Hints(TypedDict, total=False):
+    """The MCP ToolAnnotations a tool's effect sets."""
+
+    read_only_hint: bool
+    destructive_hint: bool
+    idempotent_hint: bool
+
+
+TOOL_EFFECTS: dict[str, Hints] = {
     "read": {"read_only_hint": True},
     # remember adds one line; the same fact again is not written twice (daily.remember)
     "append": {"read_only_hint": False, "destructive_hint": False, "idempotent_hint": True},
@@ -250,8 +259,7 @@ def serve(config_file: str | None = None, workspace: str | None = None, http: bo
         raise BadInputError(f"qmem mcp needs the MCP SDK: {install_hint('mcp')}") from None
     memory = Memory(config_file, workspace)
     cfg = memory.cfg()
-    memory_table = cfg.extra.get("memory")
-    if workspace or os.environ.get("QMEM_WORKSPACE") or (isinstance(memory_table, dict) and memory_table.get("workspace")):
+    if workspace or os.environ.get("QMEM_WORKSPACE") or cfg.table("memory").get("workspace"):
         memory.ws(cfg)  # a named workspace that is not a folder: one line now, not an error on every call
     if not http:
         server = build(memory)

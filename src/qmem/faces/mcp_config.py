@@ -13,6 +13,15 @@ import os
 import shlex
 import sys
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # the entry's type only: `qmem mcp --print-config` does not import typing
+    from typing import NotRequired, TypedDict
+
+    class ServerEntry(TypedDict):
+        command: str
+        args: list[str]
+        env: NotRequired[dict[str, str]]
+
 # client → (shape, where the entry goes: said on stderr, never mixed into the entry itself)
 CLIENTS = {
     "claude": ("claude-code", "run this line once (Claude Code; add -s user for every project)"),
@@ -31,11 +40,11 @@ def qmem_command() -> list[str]:
     return [os.path.abspath(sys.executable), "-m", "qmem"]
 
 
-def server_entry(config_file: str, workspace: str) -> dict[str, object]:
+def server_entry(config_file: str, workspace: str) -> ServerEntry:
     """{command, args[, env]}: what every client's entry holds."""
     command = qmem_command()
     args = command[1:] + (["--config", config_file] if os.path.isfile(config_file) else [])
-    entry: dict[str, object] = {"command": command[0], "args": args + ["mcp", "--workspace", workspace]}
+    entry: ServerEntry = {"command": command[0], "args": args + ["mcp", "--workspace", workspace]}
     if os.environ.get("QMEM_DATA"):
         entry["env"] = {"QMEM_DATA": os.path.abspath(os.path.expanduser(os.environ["QMEM_DATA"]))}
     return entry
@@ -48,8 +57,8 @@ def client_config(client: str, config_file: str, workspace: str) -> tuple[str, s
     shape, where = CLIENTS[client]
     entry = server_entry(config_file, workspace)
     if shape == "claude-code":
-        env = [f"-e {shlex.quote(f'{k}={v}')}" for k, v in dict(entry.get("env") or {}).items()]
-        argv = [str(entry["command"]), *entry["args"]]  # type: ignore[misc]
+        env = [f"-e {shlex.quote(f'{k}={v}')}" for k, v in entry.get("env", {}).items()]
+        argv = [entry["command"], *entry["args"]]
         return " ".join(["claude mcp add", *env, "qmem --", *map(shlex.quote, argv)]), where
     if shape == "openclaw":
         return dumps({"mcp": {"servers": {"qmem": entry}}}), where

@@ -173,10 +173,10 @@ def _collection(cfg: config.Config, args: argparse.Namespace) -> None:
         found = qmd_config.read(source)
         if not found:
             raise BadInputError(f"no qmd collections in {source}" + ("" if os.path.isfile(source) else " (no such file)"))
-        report = qmd_config.import_all(cfg, found, source, args.names or None)
-        for _, refreshed in report.created:
+        imported = qmd_config.import_all(cfg, found, source, args.names or None)
+        for _, refreshed in imported.created:
             _warn(refreshed)
-        _out(render.to_json(report.to_dict()) if args.json else _import_text(report))
+        _out(render.to_json(imported.to_dict()) if args.json else _import_text(imported))
     else:
         source = qmd_config.config_path(args.index)
         waiting = qmd_config.pending(cfg, qmd_config.read(source))

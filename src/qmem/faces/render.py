@@ -9,6 +9,8 @@ from ..base.conventions import plural
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up cost)
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from ..engine.retrieve import Excerpt
     from ..engine.search import Hit
     from ..engine.sync import RefreshReport
@@ -75,7 +77,7 @@ def _highlight(line: str, spans: list[tuple[int, int]], color: bool) -> str:
 
 
 def _numbered(first: int, lines: list[str], color: bool, spans: list | None = None,
-              numbers: list[int | None] | None = None) -> list[str]:
+              numbers: Sequence[int | None] | None = None) -> list[str]:
     """Lines with their file line numbers (`numbers`, None for a `…` gap; else from `first`)."""
     numbers = numbers or [first + k for k in range(len(lines))]
     width = max((len(str(n)) for n in numbers if n is not None), default=1)

@@ -36,6 +36,11 @@ def collections_text(statuses: list[CollectionStatus]) -> str:
     return "\n".join(rows)
 
 
+def _estimate(s: CollectionStatus) -> str:
+    """The collection's share of the index size (None only in `catalog.overview`'s rows, which print none)."""
+    return "?" if s.index_bytes_est is None else _size(s.index_bytes_est)
+
+
 def collection_text(s: CollectionStatus) -> str:
     rows = [
         f"name:         {s.name}",
@@ -45,7 +50,7 @@ def collection_text(s: CollectionStatus) -> str:
         f"description:  {s.description or '-'}",
         f"files:        {s.files}",
         f"sections:     {s.sections}",
-        f"index size:   ~{_size(s.index_bytes_est)}",
+        f"index size:   ~{_estimate(s)}",
         f"last refresh: {s.last_refresh or 'never'}",
         f"stale:        {s.stale} ({s.new} new, {s.changed} changed, {s.deleted} deleted since)",
     ]
@@ -73,7 +78,7 @@ def status_text(st: Status) -> str:
         rows.append("")
         rows.append(f"{s.name}  {s.root}{'' if s.root_exists else '  (root missing!)'}")
         rows.append(
-            f"  {plural(s.files, 'file')}, {plural(s.sections, 'section')}, ~{_size(s.index_bytes_est)}, "
+            f"  {plural(s.files, 'file')}, {plural(s.sections, 'section')}, ~{_estimate(s)}, "
             f"last refresh {s.last_refresh or 'never'}, {stale}"
         )
     return "\n".join(rows)
@@ -103,22 +108,25 @@ def tree_text(result: TreeResult) -> str:
     if result.domains:
         width = max(len(name) for name in result.domains)
         for name, row in result.domains.items():
-            leaves = ", ".join(row["leaves"])  # type: ignore[arg-type]
+            leaves = ", ".join(_strings(row["leaves"]))
             rows.append(f"  {name.ljust(width)}  {row['files']:>3} file{'' if row['files'] == 1 else 's'}  "
                         f"~{row['tokens']:>5} tokens  {leaves}")
     if not result.sections:
         rows.extend(f"kept in the root: {row['section']} ({row['why']})" for row in result.pinned)
     for row in result.sections:  # migrate --explain
-        rows.append(f"  {row['section']} → {row['domain']}: {'; '.join(row['why'])}")  # type: ignore[arg-type]
+        rows.append(f"  {row['section']} → {row['domain']}: {'; '.join(_strings(row['why']))}")
     if result.settings:
         s = result.settings
         rows.append(f"settings: confidence {s['confidence']:g}, pin share {s['pin_share']:g}, root budget "
                     f"{s['root_budget']}, leaf budget {s['leaf_budget']}, auto pin {'on' if s['auto_pin'] else 'off'}, "
                     f"domains {s['domains_mode']}" + (f" ({s['config']})" if s['config'] else ""))
-        for name, words in s["user_domains"].items():
+        user_domains = s["user_domains"]
+        for name, words in user_domains.items() if isinstance(user_domains, dict) else ():
             rows.append(f"  [tree.domains] {name}: {', '.join(words)}")
     if result.worst_read.get("leaf"):
-        share = f" = {result.worst_read['tokens'] / result.tokens_before:.0%} of the flat file" if result.tokens_before else ""
+        worst = result.worst_read["tokens"]
+        share = f" = {worst / result.tokens_before:.0%} of the flat file" \
+            if result.tokens_before and isinstance(worst, int) else ""
         rows.append(f"costliest read: ~{result.worst_read['tokens']} tokens (root → index → "
                     f"{result.worst_read['leaf']}){share}")
     rows.extend(f"too big to split: {row['leaf']} (~{row['tokens']} tokens)" for row in result.oversize)
@@ -134,6 +142,11 @@ def tree_text(result: TreeResult) -> str:
     if result.refreshed:
         rows.append(f"index refreshed: {', '.join(result.refreshed)}")
     return "\n".join(rows)
+
+
+def _strings(value: object) -> list[str]:
+    """The texts of a tree report row's list (its rows are dicts of plain JSON values)."""
+    return [str(item) for item in value] if isinstance(value, list) else [str(value)]
 
 
 def _change(reduction: float) -> str:

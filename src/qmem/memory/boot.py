@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 from datetime import date
 
+from ..base.errors import ConfigError
 from ..text.analysis import estimate_tokens
 from . import shared
 from .tree import domains as domains_mod
@@ -76,7 +77,10 @@ def boot(ws: Workspace, *, budget: int = DEFAULT_BUDGET, days: int = DEFAULT_DAY
     state = _read(ws, ws.session_state, result)
     logs = [(ws.rel(path), _read(ws, path, result)) for _, path in ws.recent_logs(days, today)]
     if scope == "shared":
-        private = [str(d) for d in (memory_config or {}).get("private_domains", DEFAULT_PRIVATE)]
+        listed = (memory_config or {}).get("private_domains", DEFAULT_PRIVATE)
+        if not isinstance(listed, (list, tuple)):  # a string would have been read letter by letter
+            raise ConfigError("config: memory.private_domains: expected a list of domain names")
+        private = [str(d) for d in listed]
         l0, left_out = _shared_l0(ws, l0, private, tree_config or {})
         rules = [(path, shared.without_private(text)[0]) for path, text in rules]  # rules stay, minus private lines
         state, gone = shared.without_private(state)

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from datetime import date
 
-from ..base.errors import QmemError
+from ..base.errors import ConfigError, QmemError
 from . import distill as distill_mod
 from . import janitor as janitor_mod
 from .tree import grow as tree_mod
 from .workspace import Workspace
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..base.config import Config
 
 
 class MaintainReport:
@@ -29,23 +33,25 @@ class MaintainReport:
         }
 
 
-def maintain(ws: Workspace, cfg: object, *, today: date | None = None, days: int = 3) -> MaintainReport:
+def maintain(ws: Workspace, cfg: Config, *, today: date | None = None, days: int = 3) -> MaintainReport:
     """Every step runs even if an earlier one had nothing to do; problems become warnings."""
     ws.require_memory()
-    memory_config = cfg.extra.get("memory", {})  # type: ignore[attr-defined]
-    tree_config = cfg.extra.get("tree", {})  # type: ignore[attr-defined]
+    memory_config = cfg.table("memory")
+    tree_config = cfg.table("tree")
     report = MaintainReport()
     report.janitor = janitor_mod.janitor(ws, today=today)
     report.warnings.extend(report.janitor.problems)
     report.distill = distill_mod.distill(ws, days=days, today=today, memory_config=memory_config,
-                                         config_file=cfg.file)  # type: ignore[attr-defined]
+                                         config_file=cfg.file)
     report.warnings.extend(report.distill.warnings)
     if ws.has_tree:
         try:
-            configured = (tree_config or {}).get("root_budget")
-            budget = int(configured) if configured else None  # None: what migrate used
+            configured = tree_config.get("root_budget") or None  # None (or 0): what migrate used
+            if configured is not None and not isinstance(configured, (int, float, str)):
+                raise ConfigError("config: tree.root_budget: expected a number of tokens")
+            budget = int(configured) if configured is not None else None
             report.tree = tree_mod.reindex(ws, root_budget=budget, tree_config=tree_config,
-                                           config_file=cfg.file)  # type: ignore[attr-defined]
+                                           config_file=cfg.file)
         except QmemError as exc:
             report.warnings.append(f"tree reindex: {exc}")
     result = tree_mod.TreeResult("maintain", ws.root)

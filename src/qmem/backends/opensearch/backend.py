@@ -246,7 +246,7 @@ class OpenSearchBackend(ClusterTransport):
         ops, self._batch = self._batch, []
         self._batch_actions = self._batch_bytes = 0
         records = self._records_of(ops)
-        marks = []
+        marks: list[tuple[dict, dict | None]] = []
         for op in ops:
             old = records.get(op.key)
             new = len(op.sections) if op.sections is not None else 0

@@ -73,13 +73,14 @@ class TantivySearcher:
             if len(unit.tokens) == 1:
                 counts.append(searcher.doc_freq("body", unit.tokens[0]))
             else:
-                counts.append(searcher.search(unit_query(index.schema, "body", unit.tokens), 1, count=True).count)
+                found = searcher.search(unit_query(index.schema, "body", unit.tokens), 1, count=True)
+                counts.append(found.count)  # type: ignore[attr-defined]  # tantivy-py 0.27's stub lacks SearchResult.count
         return searcher.num_docs, counts
 
     def present(self, units: list[Unit], scopes: list[str]) -> list[Unit]:
         """The units that occur somewhere (body or heading) in the index."""
         index, searcher = self._open()
-        return [u for u in units if searcher.search(Q.boolean_query([
+        return [u for u in units if searcher.search(Q.boolean_query([  # type: ignore[attr-defined]  # as above: .count
             (SHOULD, unit_query(index.schema, "body", u.tokens)),
             (SHOULD, unit_query(index.schema, "heading", u.tokens))]), 1, count=True).count]
 
@@ -129,7 +130,9 @@ def open_reader(data_dir: str) -> tantivy.Index:
 
 def stored_fields(doc: tantivy.Document) -> dict[str, list]:
     """A hit's stored fields (`text.record.FIELDS`), from its one `meta` value."""
-    values = marshal.loads(doc.get_first("meta"))
+    meta = doc.get_first("meta")
+    assert meta is not None, "every section stores its meta"
+    values = marshal.loads(meta)
     return {name: value if name in LIST_FIELDS else [value] for name, value in zip(FIELDS, values)}
 
 
@@ -148,7 +151,7 @@ def compile_query(form: QueryForm, schema: tantivy.Schema) -> tantivy.Query | No
     if ranked is not None:
         clauses.append((MUST, ranked))
     for u in form.must:
-        clauses.append((MUST, _disjunction(schema, [u])))  # type: ignore[arg-type]
+        clauses.append((MUST, _disjunction(schema, [u])))  # type: ignore[arg-type]  # None only for no units
     if not clauses:
         if not form.has_filters():
             return None

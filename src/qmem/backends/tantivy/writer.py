@@ -23,6 +23,8 @@ from .seal import SEAL_NAME as _SEAL_NAME, SEAL_VERSION
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Self
+
     import tantivy
 
     from .index import Prepared
@@ -45,7 +47,7 @@ class Writer:
         self.writer: tantivy.IndexWriter | None = None
         self.created = False
 
-    def __enter__(self) -> Writer:
+    def __enter__(self) -> Self:
         try:
             acquired = self.lock.acquire()
         except OSError as exc:

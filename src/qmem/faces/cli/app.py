@@ -114,9 +114,12 @@ def _watch(cfg, names: list[str] | None, quiet: bool, as_json: bool) -> None:
             raise KeyboardInterrupt
         stop.set()
 
+    def busy(message: str) -> None:
+        sys.stderr.write(f"qmem: {message}\n")
+
     previous = signal.signal(signal.SIGINT, on_interrupt)
     try:  # Ctrl-C is how a watch ends: exit 0, one line at most
-        watch(cfg, names, on_refresh=report, on_busy=lambda msg: sys.stderr.write(f"qmem: {msg}\n"), stop=stop)
+        watch(cfg, names, on_refresh=report, on_busy=busy, stop=stop)
     except KeyboardInterrupt:
         pass
     finally:
@@ -214,7 +217,9 @@ def status_cmd(
         vectors = _vector_status(cfg, [c.name for c in st.collections])
         if as_json:
             data = st.to_dict()
-            for row in data["collections"]:
+            rows = data["collections"]
+            assert isinstance(rows, list)  # Status.to_dict: one dict per collection
+            for row in rows:
                 row["vectors"] = vectors.get(row["name"])
             emit(render.to_json(data))
         else:

@@ -8,7 +8,7 @@ module is imported. Nothing here is imported on the search path.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, TypedDict
 
 import typer
 
@@ -20,13 +20,25 @@ SHELLS = ("bash", "zsh", "fish")
 NAME_ARGS = {"index", "update", "status", "embed", "collection show", "collection remove", "collection rename"}
 
 
-def tree_spec(root) -> dict[str, dict[str, object]]:  # the polished click command
+class OptionSpec(TypedDict):
+    opts: list[str]
+    value: bool  # it takes a value
+    help: str
+
+
+class CommandSpec(TypedDict):
+    subs: dict[str, str]  # subcommand → its short help
+    options: list[OptionSpec]
+    names: bool  # its arguments are collection names
+
+
+def tree_spec(root) -> dict[str, CommandSpec]:  # the polished click command
     """Command path → {subs, options (with whether they take a value), help, names}."""
-    spec: dict[str, dict[str, object]] = {}
+    spec: dict[str, CommandSpec] = {}
 
     def walk(cmd, path: str) -> None:
         subs = {n: c for n, c in getattr(cmd, "commands", {}).items() if not getattr(c, "hidden", False)}
-        options = []
+        options: list[OptionSpec] = []
         for param in cmd.params:
             if param.param_type_name == "option" and not getattr(param, "hidden", False):
                 options.append({"opts": list(param.opts), "value": not param.is_flag, "help": param.help or ""})
@@ -44,7 +56,7 @@ def _words(items: list[str]) -> str:
     return " ".join(items)
 
 
-def bash(spec: dict[str, dict[str, object]]) -> str:
+def bash(spec: dict[str, CommandSpec]) -> str:
     subs = "\n".join(f'        "{p}") echo "{_words(list(s["subs"]))}" ;;' for p, s in spec.items() if s["subs"])
     opts = "\n".join(f'        "{p}") echo "{_words([o for x in s["options"] for o in x["opts"]])}" ;;'
                      for p, s in spec.items())
@@ -87,7 +99,7 @@ complete -o default -F __qmem_complete qmem
 """
 
 
-def zsh(spec: dict[str, dict[str, object]]) -> str:
+def zsh(spec: dict[str, CommandSpec]) -> str:
     body = bash(spec).split("\n", 1)[1]
     return ("# qmem completion for zsh: qmem completion zsh >> ~/.zshrc\n"
             "autoload -U +X compinit && compinit\nautoload -U +X bashcompinit && bashcompinit\n" + body)
@@ -97,13 +109,13 @@ def _fish_quote(text: str) -> str:
     return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
-def fish(spec: dict[str, dict[str, object]]) -> str:
+def fish(spec: dict[str, CommandSpec]) -> str:
     lines = ["# qmem completion for fish: qmem completion fish > ~/.config/fish/completions/qmem.fish"]
     for path, s in spec.items():
         parts = path.split()
         cond = "; and ".join(f"__fish_seen_subcommand_from {p}" for p in parts) or "__fish_use_subcommand"
         if s["subs"]:
-            inner = " ".join(s["subs"])  # type: ignore[arg-type]
+            inner = " ".join(s["subs"])
             guard = cond if not parts else f"{cond}; and not __fish_seen_subcommand_from {inner}"
             for name, text in s["subs"].items():
                 lines.append(f"complete -c qmem -f -n {_fish_quote(guard)} -a {name} -d {_fish_quote(text)}")

@@ -151,7 +151,9 @@ def parse(argv: list[str], table: dict[str, tuple[str, str]],
         except ValueError:
             raise _Fallback(arg) from None
         if kind == "list":
-            values.setdefault(attr, []).append(value)
+            listed = values.setdefault(attr, [])
+            if isinstance(listed, list):  # always: only this line sets a list option
+                listed.append(value)
         else:
             values[attr] = value
     return values, positionals
@@ -191,7 +193,8 @@ def try_fast(argv: list[str]) -> int | None:
         get_args = GetArgs()
         get_args.config = config_path
         get_args.spec = words[0]
-        get_args.collections = values.get("collections", [])  # type: ignore[assignment]
+        collections = values.get("collections", [])
+        get_args.collections = collections if isinstance(collections, list) else []
         get_args.json = bool(values.get("json"))
         return guarded(lambda: run_get(get_args))
     except _Fallback:
@@ -206,14 +209,14 @@ def _index(config_path: str | None, argv: list[str]) -> int | None:
         values, names = parse(argv, INDEX_OPTIONS)
     except _Fallback:
         return None
-    wait = values.get("wait")
-    if values.get("watch") or (wait is not None and not 0 <= wait < float("inf")):  # type: ignore[operator]
+    wait = values.get("wait")  # a float (its kind) or None
+    if values.get("watch") or (isinstance(wait, float) and not 0 <= wait < float("inf")):
         return None
     args = IndexArgs()
     args.config = config_path
     args.names = names or None
     args.full = bool(values.get("full"))
-    args.wait = wait  # type: ignore[assignment]
+    args.wait = wait if isinstance(wait, float) else None
     args.quiet = bool(values.get("quiet"))
     args.json = bool(values.get("json"))
     return guarded(lambda: run_index(args))
@@ -231,7 +234,10 @@ def search_command(config_path: str | None, values: dict[str, object], words: li
             continue
         field, _, const = name.partition("=")
         (render if field in RENDER else fields)[field] = const or value
+    chosen = render.get("format")
     fmt = pick_format(bool(render.get("json")), bool(render.get("files")), bool(render.get("md")),
-                      render.get("format"))  # type: ignore[arg-type]
+                      chosen if isinstance(chosen, str) else None)
+    # `fields` holds SEARCH's field names (test_search_request keeps them SearchRequest's), each value
+    # converted by its kind; mypy cannot match a dict's values to the keyword parameters
     request = SearchRequest(query=" ".join(words), **fields)  # type: ignore[arg-type]
     return run_search(config_path, request, fmt, bool(render.get("full")))

@@ -39,5 +39,4 @@ def load(ctx: typer.Context, creates: bool = False):  # returns qmem.base.config
 
 def table(cfg, name: str) -> dict:
     """A config table owned by the memory layer ([tree], [memory]), {} when absent."""
-    section = cfg.extra.get(name, {})
-    return section if isinstance(section, dict) else {}
+    return cfg.table(name)
