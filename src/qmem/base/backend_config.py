@@ -12,6 +12,11 @@ import re
 from .conventions import SHARED_SCOPE
 from .errors import ConfigError
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only: a config load does not import typing
+    from collections.abc import Callable
+    from typing import TypeGuard
+
 _SCOPE = r"^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,127}$"
 SCOPE_RULE = "a scope is 1-128 letters, digits, '_', '.', ':', '@' or '-' (e.g. agent:alice, team:infra, shared)"
 
@@ -23,12 +28,17 @@ def _fail(file: str, key: str, problem: str) -> ConfigError:
 def check_scope(file: str, key: str, value: object) -> str:
     if not valid_scope(value):
         raise _fail(file, key, SCOPE_RULE)
-    return value  # type: ignore[return-value]
+    return value
 
 
-def valid_scope(scope: object) -> bool:
+def valid_scope(scope: object) -> TypeGuard[str]:
     """An agent (`agent:alice`), a team (`team:infra`), `shared`, or any name of that shape."""
     return isinstance(scope, str) and bool(re.match(_SCOPE, scope))
+
+
+def _number(value: object) -> TypeGuard[int | float]:
+    """A TOML integer or float (not a boolean)."""
+    return type(value) in (int, float)
 
 
 BACKEND_KINDS = ("tantivy", "opensearch")
@@ -38,7 +48,7 @@ _INDEX_NAME = r"^[a-z0-9][a-z0-9_.-]{0,200}$"
 _LOOPBACK = {"127.0.0.1", "localhost", "[::1]"}
 _SECRETS = {"password", "api_key", "apikey", "token", "secret", "key"}
 # key → (check, what it must be)
-_BACKEND_KEYS: dict[str, tuple[object, str]] = {
+_BACKEND_KEYS: dict[str, tuple[Callable[[object], bool], str]] = {
     "kind": (lambda v: v in BACKEND_KINDS, f"one of {', '.join(BACKEND_KINDS)}"),
     "url": (lambda v: isinstance(v, str) and re.match(r"^https?://[^/@\s]+(/.*)?$", v) is not None,
             "http(s)://host:port, without credentials (they come from the environment)"),
@@ -55,11 +65,11 @@ _BACKEND_KEYS: dict[str, tuple[object, str]] = {
     "shards": (lambda v: type(v) is int and 1 <= v <= 1024, "a whole number from 1 to 1024"),
     "replicas": (lambda v: type(v) is int and 0 <= v <= 16, "a whole number from 0 to 16"),
     "search_type": (lambda v: v in SEARCH_TYPES, f"one of {', '.join(SEARCH_TYPES)}"),
-    "timeout": (lambda v: type(v) in (int, float) and 0 < v <= 3600, "seconds, more than 0"),
+    "timeout": (lambda v: _number(v) and 0 < v <= 3600, "seconds, more than 0"),
     "retries": (lambda v: type(v) is int and 0 <= v <= 20, "a whole number from 0 to 20"),
-    "search_timeout": (lambda v: type(v) in (int, float) and 0 < v <= 600, "seconds, more than 0"),
+    "search_timeout": (lambda v: _number(v) and 0 < v <= 600, "seconds, more than 0"),
     "search_retries": (lambda v: type(v) is int and 0 <= v <= 5, "a whole number from 0 to 5"),
-    "search_deadline": (lambda v: type(v) in (int, float) and 0 < v <= 3600, "seconds, more than 0"),
+    "search_deadline": (lambda v: _number(v) and 0 < v <= 3600, "seconds, more than 0"),
 }
 
 
@@ -73,7 +83,7 @@ def validated_backend(file: str, raw: object) -> dict[str, object]:
         if key not in _BACKEND_KEYS:
             raise _fail(file, f"backend.{key}", f"unknown key (known: {', '.join(sorted(_BACKEND_KEYS))})")
         check, rule = _BACKEND_KEYS[key]
-        if not check(value):  # type: ignore[operator]
+        if not check(value):
             raise _fail(file, f"backend.{key}", f"expected {rule}, got {value!r}")
     out = {"kind": "tantivy", **raw}
     if out["kind"] == "opensearch":
@@ -107,10 +117,10 @@ def validated_scopes(file: str, raw: object) -> dict[str, object]:
             values = [value] if isinstance(value, str) else value
             if not isinstance(values, list) or not values or not all(valid_scope(v) for v in values):
                 raise _fail(file, "scopes.see", SCOPE_RULE)
-            out["see"] = list(dict.fromkeys(values))
+            out["see"] = see = list(dict.fromkeys(values))
         else:
             raise _fail(file, f"scopes.{key}", "unknown key (known: own, see)")
     own = out.get("own", SHARED_SCOPE)
-    if "see" in out and own not in out["see"]:  # type: ignore[operator]
+    if "see" in out and own not in see:
         raise _fail(file, "scopes.see", f"must include the config's own scope {own!r}")
     return out

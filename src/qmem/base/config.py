@@ -17,6 +17,7 @@ from .fsutil import atomic_write, glob_to_regex
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs a search's start-up: for the checker only
+    from collections.abc import Callable
     from typing import Any
 
 CONFIG_NAME = "collections.toml"
@@ -251,7 +252,8 @@ def _validated(file: str, raw: dict[str, object]) -> dict[str, object]:
     unknown = set(raw) - _TOP_KEYS - _EXTENSION_TABLES
     if unknown:
         raise _fail(file, sorted(unknown)[0], f"unknown key (known: {', '.join(sorted(_TOP_KEYS))})")
-    out: dict[str, object] = {"collections": {}, "extra": {k: raw[k] for k in _EXTENSION_TABLES if k in raw}}
+    checked: dict[str, dict[str, object]] = {}  # the collections, by name
+    out: dict[str, object] = {"collections": checked, "extra": {k: raw[k] for k in _EXTENSION_TABLES if k in raw}}
     if "data_dir" in raw:
         if not isinstance(raw["data_dir"], str) or not raw["data_dir"]:
             raise _fail(file, "data_dir", "expected a path string")
@@ -289,7 +291,7 @@ def _validated(file: str, raw: dict[str, object]) -> dict[str, object]:
             from .backend_config import check_scope
 
             check_scope(file, f"{key}.scope", body["scope"])
-        out["collections"][name] = {  # type: ignore[index]
+        checked[name] = {
             "path": os.path.abspath(os.path.expanduser(path)),
             "patterns": _globs(file, f"{key}.patterns", patterns),
             "exclude": _globs(file, f"{key}.exclude", body.get("exclude", DEFAULT_EXCLUDE)),
@@ -358,7 +360,7 @@ _HEADER = """\
 """
 
 
-def _edit(cfg: Config, change: object) -> None:
+def _edit(cfg: Config, change: Callable[[dict], object]) -> None:
     """Apply `change(collections_table)` to the TOML document and write it atomically."""
     import tomlkit
 
@@ -371,7 +373,10 @@ def _edit(cfg: Config, change: object) -> None:
         raise ConfigError(f"config {cfg.file}: cannot update: {exc}") from None
     if "collections" not in doc:
         doc["collections"] = tomlkit.table(is_super_table=True)
-    change(doc["collections"])  # type: ignore[operator]
+    table = doc["collections"]
+    if not isinstance(table, dict):  # a tomlkit Table is a dict
+        raise ConfigError(f"config {cfg.file}: collections: expected a table of collections")
+    change(table)
     atomic_write(cfg.file, tomlkit.dumps(doc))
 
 

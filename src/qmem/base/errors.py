@@ -55,6 +55,7 @@ class BackendError(QmemError):
     """A search cluster refused a request for a reason retrying will not fix (mapping, auth)."""
 
     exit_code = EXIT_REMOTE
+    status: int | None = None  # the HTTP status of the refusal, when the cluster gave one
 
 
 class BackendUnavailableError(QmemError):

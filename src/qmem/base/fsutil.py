@@ -13,6 +13,10 @@ import time
 
 from .errors import BadInputError, UnsafePathError, disk_full, is_disk_full
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
 _META = set(".^$*+?()[]{}|\\")
 
 
@@ -317,7 +321,7 @@ def _truncate(fd: int, size: int) -> None:
         pass
 
 
-def rewrite_locked(path: str, change: object, timeout: float = 10.0, like: str | list[str] | None = None) -> bool:
+def rewrite_locked(path: str, change: Callable[[str], str | None], timeout: float = 10.0, like: str | list[str] | None = None) -> bool:
     """Read-modify-write `path` under the same lock appenders take: `change(text)` returns the
     new text (or None to leave the file alone). The new file replaces the old atomically, so a
     concurrent append is never lost; it keeps the old file's mode (see `atomic_write`).
@@ -334,7 +338,7 @@ def rewrite_locked(path: str, change: object, timeout: float = 10.0, like: str |
     try:
         size = os.fstat(fd).st_size
         text = os.pread(fd, size, 0).decode("utf-8") if size else ""
-        new = change(text)  # type: ignore[operator]
+        new = change(text)
         if new is None or new == text:
             return False
         atomic_write(path, new, like)

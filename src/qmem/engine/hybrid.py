@@ -190,6 +190,8 @@ def hybrid(cfg: Config, text: str, options: SearchOptions, model: Embedder, sear
     bm25_hits = search_mod.search(cfg, text, options, searcher)  # what BM25 alone answers, snippets included
     bm25 = ranked_docs(cfg, form, depth, searcher)
     dense = ranked_vectors(cfg, text, options, model, depth)
+    # `settings` holds fuse's keyword names (weights() reads only those, k made whole above); mypy
+    # cannot match a dict's values to the keyword parameters
     fused, ranks = fuse(bm25, dense, **settings)  # type: ignore[arg-type]
 
     def hit_key(hit: Hit) -> tuple:

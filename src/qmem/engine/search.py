@@ -167,7 +167,8 @@ def build_form(text: str, options: SearchOptions) -> query_mod.QueryForm:
         from ..text import when
 
         try:
-            low, high = when.parse_when(options.when, now)  # type: ignore[arg-type]
+            assert now is not None  # set above whenever options.when is
+            low, high = when.parse_when(options.when, now)
         except ValueError:
             raise BadInputError(f"--when {options.when!r}: no date found (try 'last week', 'yesterday', "
                                 "'2026-05-02', '5月2日', '上周')") from None
@@ -203,10 +204,11 @@ def search(cfg: Config, text: str, options: SearchOptions | None = None,
             if is_engine_panic(exc):
                 break  # no refresh makes the engine panic: asking again only panics again
             time.sleep(0.02 * (attempt + 1))
-    problem = searcher.damage(last_error)  # type: ignore[arg-type]  # still failing: damaged?
+    assert last_error is not None  # the loop returns, raises, or sets it on every attempt
+    problem = searcher.damage(last_error)  # still failing: damaged?
     if problem:
         raise IndexCorruptError(f"the index in {searcher.location} is damaged ({problem})")
-    raise last_error  # type: ignore[misc]
+    raise last_error
 
 
 def real_roots(cfg: Config) -> dict[str, str]:

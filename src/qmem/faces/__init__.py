@@ -13,12 +13,16 @@ import sys
 
 from ..base.errors import failure
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
-def guarded(action: object, prog: str = "qmem") -> int:
+
+def guarded(action: Callable[[], int | None], prog: str = "qmem") -> int:
     """Run `action()` (it returns the exit code, None for 0); a failure becomes one line
     `PROG: …` on stderr and its exit code, a closed pipe a quiet 0 (see `failure`)."""
     try:
-        return action() or 0  # type: ignore[operator]
+        return action() or 0
     except BaseException as exc:
         landed = failure(exc)
         if landed is None:

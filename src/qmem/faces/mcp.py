@@ -76,7 +76,9 @@ class Memory:
 
     def memory_get(self, path: str, **kwargs: int | str | None) -> dict[str, object]:
         start, lines, collection = kwargs.get("from"), kwargs.get("lines"), kwargs.get("collection")
-        return retrieve.window(self.cfg(), path, start, lines,  # type: ignore[arg-type]
+        if isinstance(start, str) or isinstance(lines, str):  # the signature below makes them ints
+            raise BadInputError("from and lines are line numbers")
+        return retrieve.window(self.cfg(), path, start, lines,
                                collections=[str(collection)] if collection else None)
 
     def memory_boot(self, budget: int = boot_mod.DEFAULT_BUDGET, scope: str = "main") -> dict[str, object]:
@@ -200,6 +202,7 @@ def build(memory: Memory):  # mcp.server.mcpserver.MCPServer
         # and the SDK hands the value back under its alias.
         return memory.memory_get(path, **{"from": wire.get("from"), "lines": lines, "collection": collection})
 
+    # a function takes __signature__ at run time (the SDK reads it); mypy's FunctionType has none
     memory_get.__signature__ = inspect.Signature([  # type: ignore[attr-defined]
         inspect.Parameter("path", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=str),
         inspect.Parameter("from_", inspect.Parameter.KEYWORD_ONLY, default=None,

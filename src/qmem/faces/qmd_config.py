@@ -17,6 +17,10 @@ import os
 from ..base.conventions import DEFAULT_EXCLUDE
 from ..base.errors import BadInputError, ConfigError, QmemError
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..engine.sync import RefreshReport
+
 QMD_SKIPPED = ["**/vendor/**", "**/dist/**", "**/build/**"]  # qmd's excludeDirs qmem does not skip itself
 
 
@@ -161,13 +165,13 @@ class ImportReport:
 
     def __init__(self, source: str) -> None:
         self.source = source  # qmd's config file
-        self.created: list[tuple[QmdCollection, object]] = []  # (collection, its RefreshReport)
+        self.created: list[tuple[QmdCollection, RefreshReport | None]] = []  # (collection, its refresh)
         self.present: list[str] = []  # already a qmem collection with the same folder
         self.skipped: list[tuple[str, str]] = []  # (name, why)
 
     def to_dict(self) -> dict[str, object]:
         return {"source": self.source,
-                "created": [{**c.to_dict(), "refresh": r.to_dict() if r is not None else None}  # type: ignore[attr-defined]
+                "created": [{**c.to_dict(), "refresh": r.to_dict() if r is not None else None}
                             for c, r in self.created],
                 "present": self.present, "skipped": [{"name": n, "why": w} for n, w in self.skipped]}
 

@@ -23,6 +23,10 @@ from ..text import fences
 from . import entries
 from .workspace import Workspace, bare, collection_holding, raw_lines
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..base.config import Config
+
 
 class Written:
     __slots__ = ("path", "line", "entry", "duplicate_of", "duplicate_at", "indexed")
@@ -107,7 +111,7 @@ def _new_log_like(ws: Workspace, path: str) -> list[str] | None:
     return None if os.path.exists(path) else ws.new_file_like()
 
 
-def refresh_written(cfg: object, paths: list[str]) -> str:
+def refresh_written(cfg: Config, paths: list[str]) -> str:
     """Re-index the files a writer just touched, without waiting for another writer: "indexed",
     "" when the collections holding them are not indexed yet (the next `qmem index` builds them),
     or a one-line reason starting "not" (no collection holds them, the index is busy)."""
@@ -124,7 +128,7 @@ def refresh_written(cfg: object, paths: list[str]) -> str:
     if large is not None:  # written all the same; the index skips a file this large
         return f"not indexed: {os.path.basename(large)} is {too_large(os.path.getsize(large))}, which the index skips"
     try:
-        done = refresh_files(cfg, paths)  # type: ignore[arg-type]
+        done = refresh_files(cfg, paths)
     except IndexBusyError:
         return "not indexed yet: another qmem refresh holds the index (the next qmem index picks it up)"
     except QmemError as exc:

@@ -15,6 +15,7 @@ none; the next run sees the id and does not archive it twice.
 from __future__ import annotations
 
 import os
+from functools import partial
 import re
 from datetime import date
 
@@ -198,7 +199,7 @@ def forget(ws: Workspace, what: str, *, all_matches: bool = False, today: date |
     blocks = _one_or_all(ws, find(ws, what), what, all_matches, "forget")
     result = ForgetResult(ws.rel(_archive(ws, blocks, today, "Forgotten from")))
     for block in sorted(blocks, key=lambda b: (b.path, -b.line)):  # bottom-up: earlier line numbers stay valid
-        rewrite_locked(os.path.join(ws.root, block.path), lambda text, b=block: _swap(text, b, None))
+        rewrite_locked(os.path.join(ws.root, block.path), partial(_swap, block=block, new_line=None))
         result.forgotten.append(block)
     result.forgotten.sort(key=lambda b: (b.path, b.line))
     return result

@@ -20,6 +20,7 @@ The rescue folders of `tree rollback` (memory/rescue-*/) are left alone, like th
 from __future__ import annotations
 
 import os
+from functools import partial
 from datetime import date
 
 import xxhash
@@ -165,7 +166,7 @@ def janitor(ws: Workspace, *, today: date | None = None, dry_run: bool = False) 
             append_locked(archive, block, header=f"# Archive {today.year:04d}-{today.month:02d}\n", like=path)
             archived_ids.update(m.block_id for m in fresh)
         try:
-            rewrite_locked(path, lambda text, path=path: _without(ws, path, text, today, archived_ids))
+            rewrite_locked(path, partial(_without, ws, path, today=today, archived=archived_ids))
         except UnicodeDecodeError:
             report.problems.append(f"{ws.rel(path)}: no longer UTF-8, left as it was")
     return report

@@ -15,6 +15,10 @@ from ..base.errors import BadInputError
 from ..base.fsutil import append_locked, atomic_write, rewrite_locked
 from .workspace import Workspace
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
 
 def show(ws: Workspace) -> str:
     text, problem = ws.read(ws.session_state)
@@ -59,7 +63,7 @@ def clear(ws: Workspace) -> str | None:
     return moved[0] if moved else None
 
 
-def _rewrite(ws: Workspace, change: object) -> None:
+def _rewrite(ws: Workspace, change: Callable[[str], str | None]) -> None:
     ws.check_write(ws.session_state)
     current, problem = ws.read(ws.session_state)
     if current is None:

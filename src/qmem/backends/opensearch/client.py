@@ -74,6 +74,8 @@ class Settings:
     @classmethod
     def from_dict(cls, data: dict[str, object]) -> Settings:
         known = {k: v for k, v in data.items() if k in cls.__slots__}
+        # `known` holds only parameter names (__slots__), values validated by base/backend_config.py;
+        # mypy cannot match a dict's values to the keyword parameters
         return cls(**known)  # type: ignore[arg-type]
 
     def write_policy(self) -> Policy:
@@ -213,7 +215,7 @@ class ClusterTransport:
                 where = f" in {outcome['_index']}" if outcome.get("_index") else ""
                 refused = BackendError(f"OpenSearch refused a {op} of {outcome.get('_id')}{where}: {status} {reason}"
                                        f"{_hint(status, self.settings)}")
-                refused.status = status  # type: ignore[attr-defined]
+                refused.status = status
                 raise refused
             if not retry:
                 return
@@ -269,7 +271,7 @@ class ClusterTransport:
                     self.breaker.success()  # it answered: the cluster is there
                     refused = BackendError(f"OpenSearch at {self.settings.url}: {status} {exc.error}: "
                                            f"{_reason(exc)}{_hint(status, self.settings)}")
-                    refused.status = status  # type: ignore[attr-defined]
+                    refused.status = status
                     raise refused from None
                 last = f"{status} {exc.error}"
             else:

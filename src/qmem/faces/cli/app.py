@@ -160,6 +160,7 @@ def _search_signature() -> tuple[inspect.Signature, dict[str, str]]:
     return inspect.Signature(params), fields
 
 
+# a function takes __signature__ at run time (inspect, so Typer, reads it); mypy's FunctionType has none
 search_cmd.__signature__, _SEARCH_PARAMS = _search_signature()  # type: ignore[attr-defined]
 app.command("search")(search_cmd)
 
@@ -325,19 +326,19 @@ def run(argv: list[str]) -> None:
         if type(exc).__name__ == "NoArgsIsHelpError":
             ctx = getattr(exc, "ctx", None)
             if ctx is None or ctx.parent is None:  # `qmem` alone: the help
-                exc.show()  # type: ignore[attr-defined]
+                exc.show()  # type: ignore[attr-defined]  # a ClickException (found by name above)
             else:  # `qmem state`: one line naming what it takes
                 names = ", ".join(ctx.command.list_commands(ctx))
                 err(f"{ctx.command_path.split(' ', 1)[1]}: missing command ({names}) (see: {ctx.command_path} -h)")
-            sys.exit(exc.exit_code)  # type: ignore[attr-defined]
+            sys.exit(exc.exit_code)  # type: ignore[attr-defined]  # as above
         err(usage_line(exc))
-        sys.exit(exc.exit_code)  # type: ignore[attr-defined]
+        sys.exit(exc.exit_code)  # type: ignore[attr-defined]  # as above
     sys.exit(code if isinstance(code, int) else 0)
 
 
 def usage_line(exc: Exception) -> str:
     """click's usage error as one line, naming the command and where its help is."""
-    message = " ".join(exc.format_message().split())  # type: ignore[attr-defined]
+    message = " ".join(exc.format_message().split())  # type: ignore[attr-defined]  # a click UsageError
     ctx = getattr(exc, "ctx", None)
     path = ctx.command_path if ctx is not None else "qmem"
     where = path.split(" ", 1)[1] + ": " if " " in path else ""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Optional
 
 import typer
@@ -16,7 +17,7 @@ CollectionsOpt = Annotated[
 ]
 
 
-def finish(action: object) -> None:
+def finish(action: Callable[[], int | None]) -> None:
     """Run the command body; a failure becomes one line on stderr and the exit code."""
     code = guarded(action)
     if code:

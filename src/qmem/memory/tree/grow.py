@@ -48,24 +48,28 @@ from .domains import Verdict
 from .domains import confidence_of as domains_confidence
 from ..workspace import Workspace  # re-exported (tests build workspaces as tree.Workspace)
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ...base.config import Config
+
 DEFAULT_MIN_TOKENS = 1000
 DEFAULT_ROOT_BUDGET = 400
 MIN_ROOT_BUDGET = 120
 ROOT_SHARE = 0.07
 
 
-def refresh_collections(cfg: object, ws: Workspace, result: TreeResult) -> None:
+def refresh_collections(cfg: Config, ws: Workspace, result: TreeResult) -> None:
     """Refresh the collections whose root contains the workspace, so search sees the change."""
     from ...base.fsutil import is_inside
     from ...engine.sync import refresh
 
     real = os.path.realpath(ws.root)
-    names = [c.name for c in cfg.collections.values()  # type: ignore[attr-defined]
+    names = [c.name for c in cfg.collections.values()
              if is_inside(os.path.realpath(c.path), real)]
     if not names:
         return
     try:
-        refresh(cfg, names)  # type: ignore[arg-type]
+        refresh(cfg, names)
         result.refreshed = names
     except QmemError as exc:
         result.warnings.append(f"index not refreshed: {exc}")
@@ -244,12 +248,13 @@ def worst_read(root: str, indexes: dict[str, str], leaves: dict[str, str]) -> di
     base = estimate_tokens(root)
     index_tokens = {rel.rsplit("/", 1)[0]: estimate_tokens(body) for rel, body in indexes.items()}
     worst: dict[str, object] = {"tokens": base, "leaf": ""}
+    most = base
     for rel, body in leaves.items():
         folders = rel.split("/")[:-1]
         cost = base + estimate_tokens(body) + sum(index_tokens.get("/".join(folders[:k]), 0)
                                                   for k in range(1, len(folders) + 1))
-        if cost > worst["tokens"]:  # type: ignore[operator]
-            worst = {"tokens": cost, "leaf": f"memory/domains/{rel}"}
+        if cost > most:
+            most, worst = cost, {"tokens": cost, "leaf": f"memory/domains/{rel}"}
     return worst
 
 
