@@ -36,6 +36,9 @@ class StubConfig:
     file = ""
     collections: dict = {}
 
+    def table(self, name: str) -> dict:
+        return {}
+
 
 class Walk:
     def __init__(self, root: str, seed: int) -> None:
