@@ -107,3 +107,9 @@ def test_words_near_a_private_mark_do_not_make_a_heading_private(heading):
     from qmem.memory import shared
 
     assert not shared.confidential(heading)
+
+
+def test_what_was_left_open_weighs_against_what_was_done():
+    record = "- shipped the dashboard\n- fixed the login bug\n- merged the docs\n- follow-up: rename the flag\n"
+    assert state("", record)[0] == CLOSED  # a day's record with one loose end
+    assert state("", "- wrote the schema\n- TODO: the migration\n- TODO: the API\n")[0] == OPEN

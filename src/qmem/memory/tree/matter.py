@@ -5,7 +5,8 @@ is about its subject, and its work may still be under way. Only the words of the
 an open matter names what is left (TODO, pending, next, 还没, 待确认, 次回, 남은, pendiente…), a
 closed one says it is finished (done, fixed, shipped, 已上线, 完了, 완료, cerrado…), or tells what
 was done, item after item, in the past tense ("Fixed…", "Moved…", "Wrote…", 讨论了, 移行した).
-Anything left open wins: one open item keeps the matter open, whatever was finished beside it.
+What is left open weighs against what was done: an entry that names as much left to do as done
+(or more) is open; a day's record of ten things shipped and one follow-up is closed.
 """
 
 from __future__ import annotations
@@ -59,14 +60,14 @@ BODY_CHARS = 3000
 def state(heading: str, body: str) -> tuple[str, str]:
     """(OPEN, CLOSED or "", the words that say so) for the matter of a dated entry."""
     text = heading + "\n" + body[:BODY_CHARS]
-    left = _OPEN.search(text)
-    if left:
-        return OPEN, left.group(0).strip()
-    finished = _CLOSED.search(text)
-    if finished:
-        return CLOSED, finished.group(0).strip()
+    left = [m.group(0).strip() for m in _OPEN.finditer(text)]
+    finished = [m.group(0).strip() for m in _CLOSED.finditer(text)]
     items = [line for line in body[:BODY_CHARS].splitlines() if _LIST_ITEM.match(line)]
-    told = [line for line in items if _PAST_ITEM.match(line) or _PAST_CJK.search(line)]
-    if items and len(told) * 3 >= len(items) * 2:
-        return CLOSED, f"{len(told)} of {len(items)} items tell what was done"
+    told = [line for line in items if (_PAST_ITEM.match(line) or _PAST_CJK.search(line)) and not _CLOSED.search(line)]
+    if left and len(left) >= len(finished) + len(told):
+        return OPEN, left[0]
+    if finished or (told and len(told) * 3 >= len(items) * 2):
+        return CLOSED, finished[0] if finished else f"{len(told)} of {len(items)} items tell what was done"
+    if left:  # more done than left: a day's record with a loose end or two
+        return CLOSED, f"{len(finished) + len(told)} things done, {len(left)} left"
     return "", ""
