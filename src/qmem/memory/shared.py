@@ -22,8 +22,8 @@ from .workspace import raw_lines
 # Marks that say "not for others" wherever they stand in a heading or a label.
 _STRONG = (r"confidential|owner[- ]only|only for (?:the )?owner|do not share|don'?t share|not for sharing|"
            r"not to be shared|eyes only|internal only|top secret|"
-           r"机密|保密|私密|隐私|仅限本人|仅本人可见|仅主人|不要分享|不可外传|勿外传|请勿外传|"
-           r"機密|隱私|僅限本人|僅本人|勿外傳|不要分享|"
+           r"机密|保密|私密|仅限本人|仅本人可见|仅主人|不要分享|不可外传|勿外传|请勿外传|"
+           r"機密|僅限本人|僅本人|勿外傳|不要分享|"
            r"秘密|非公開|社外秘|部外秘|内密|他言無用|本人のみ|"
            r"vertraulich|streng geheim|nur für mich|"
            r"bí mật|riêng tư|không chia sẻ|"
@@ -32,8 +32,10 @@ _STRONG = (r"confidential|owner[- ]only|only for (?:the )?owner|do not share|don
            r"confidentiel|ne pas partager|strictement personnel|riservato|confidenziale|non condividere|"
            r"конфиденциально|не делиться")
 # "private"/"personal" mark a section when they stand apart: "(private)", "— Private",
-# "[private]", "Private:" or a heading that is that word ("Private", "Private notes").
-_APART = r"private|personal|privat|privado|privada|privé|privée|privato|privata|私人|個人的|プライベート|cá nhân|개인|사적"
+# "[private]", "Private:" or a heading that is that word ("Private", "Private notes"). So do 隐私/隱私
+# ("privacy"): "（隐私）" marks a section, "隐私与合规" (privacy law) names a topic.
+_APART = (r"private|personal|privat|privado|privada|privé|privée|privato|privata|私人|隐私|隱私|個人的|プライベート|cá nhân|"
+          r"개인|사적")
 _MARK = re.compile(rf"(?i)(?:{_STRONG})|[(（\[【]\s*(?:{_APART})\b|[-–—:：|/]\s*(?:{_APART})\b|"
                    rf"^(?:{_APART})(?:\s+(?:notes?|matters?|stuff|life|info|things))?\s*$")
 _LABEL = re.compile(rf"(?i)^\s*(?:>\s*)*(?:[-*+]|\d+[.)])?\s*[*_(\[【]*\s*(?:{_STRONG}|{_APART})\b[^:：\n]{{0,20}}[:：)\]】]")

@@ -113,3 +113,33 @@ def test_what_was_left_open_weighs_against_what_was_done():
     record = "- shipped the dashboard\n- fixed the login bug\n- merged the docs\n- follow-up: rename the flag\n"
     assert state("", record)[0] == CLOSED  # a day's record with one loose end
     assert state("", "- wrote the schema\n- TODO: the migration\n- TODO: the API\n")[0] == OPEN
+
+
+# -- found by the s3 held-out run (post hoc) --------------------------------------------------------
+
+@pytest.mark.parametrize("line", [
+    "- Contraseña de la plataforma ITACA: Itaca-Bio_2026", '- Wifi de casa: red "Casa_5G", clave naranja-limon-77',
+    "- Senha do banco: Tq8vLm2x!", "- mot de passe : Zx81-pLmq", "- 공유기 관리자 비밀번호: admin / Mangwon#4417",
+    "- пароль: Qw3rty!x9",
+])
+def test_a_password_labelled_in_spanish_portuguese_french_korean_or_russian_is_a_secret(line):
+    from qmem.memory import secrets
+
+    assert secrets.find(line)
+
+
+@pytest.mark.parametrize("line", ["- palabra clave: memoria", "- la clave del éxito es la constancia",
+                                  "- 비밀번호는 메모장 앱에 따로 저장", "- contraseña: requerida para entrar"])
+def test_a_password_word_in_prose_is_no_secret(line):
+    from qmem.memory import secrets
+
+    assert not secrets.find(line)
+
+
+def test_privacy_as_a_topic_is_not_a_private_mark():
+    from qmem.memory import shared
+
+    assert not shared.confidential("隐私与合规")
+    assert not shared.confidential("隱私權政策")
+    assert shared.confidential("体检结果（隐私）")
+    assert shared.confidential("隐私")
