@@ -143,3 +143,22 @@ def test_privacy_as_a_topic_is_not_a_private_mark():
     assert not shared.confidential("隱私權政策")
     assert shared.confidential("体检结果（隐私）")
     assert shared.confidential("隐私")
+
+
+def test_a_private_section_is_never_pinned_by_the_orders_its_heading_gives():
+    from qmem.memory.tree.shape import pin_reason
+
+    body = "- 매일 아침 약 복용\n- 3개월마다 혈액 검사\n"
+    assert pin_reason("건강 (본인만, 단체방 언급 금지)", body, {}, TABLE) == ""
+    assert domain("건강 (본인만, 단체방 언급 금지)", body) == "private"
+    assert pin_reason("Health (private) — never share", "- always take the pill\n- never skip\n", {}, TABLE) == ""
+    assert pin_reason("Rules [pin] (private)", "- a line\n", {}, TABLE) == "tagged [pin]/[P0]"  # asked for: kept
+
+
+def test_korean_and_spanish_headings_find_their_domains():
+    assert domain("가족", "- 남편 준호\n") == "people"
+    assert domain("일정", "- 3월 14일 결혼기념일\n") == "dates"
+    assert domain("배운 점", "- 피드백은 문서로\n") == "lessons"
+    assert domain("Sobre mí", "- profesora en Valencia\n") == "identity"
+    assert domain("Compañeros", "- Jordi: tecnología\n") == "people"
+    assert domain("Calendario", "- 15 de marzo: notas\n") == "dates"

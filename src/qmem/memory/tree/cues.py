@@ -360,3 +360,62 @@ HEADING_ONLY: dict[str, str] = {
     "ops": "operations", "net": "network", "fin": "finances", "dev": "development", "prod": "production",
     "perf": "performance", "sec": "security",
 }
+
+
+# Korean and Spanish (session 3, added after the s3 held-out run: its ko/es figures before them are
+# the measured ones). The same concepts as the English lists; Hangul is matched as CJK (anywhere).
+_KO_ES: dict[str, dict[str, list[str]]] = {
+    "accounts": {"ko": ["계정", "계정 정보", "비밀번호", "로그인 정보", "인증 정보", "api 키", "토큰", "지갑"],
+                 "es": ["cuentas", "contraseñas", "credenciales", "accesos", "datos de acceso", "claves de acceso",
+                        "claves api", "inicio de sesión", "billeteras"]},
+    "security": {"ko": ["보안", "개인정보 보호", "암호화", "사기", "피싱", "해킹", "2단계 인증"],
+                 "es": ["seguridad", "privacidad", "cifrado", "estafas", "fraude", "phishing"]},
+    "archive": {"ko": ["@지난", "@과거", "@완료된", "@보관", "@기록 보관", "@변경 이력", "@예전"],
+                "es": ["@archivo", "@archivado", "@historial", "@completado", "@completados", "@terminados",
+                       "@anteriores", "@antiguo", "@pasado", "@registro de cambios"]},
+    "identity": {"ko": ["기본 정보", "프로필", "자기소개", "나에 대해", "사용자 정보", "취향", "성격", "습관", "건강", "생활",
+                        "좋아하는 것", "알레르기"],
+                 "es": ["sobre mí", "perfil", "datos personales", "información personal", "quién soy", "gustos",
+                        "preferencias", "aficiones", "hábitos", "salud", "alergias", "rutina", "personalidad"]},
+    "people": {"ko": ["가족", "친구", "지인", "동료", "사람들", "연락처", "팀원", "인맥", "남편", "아내", "부모님", "상사"],
+               "es": ["familia", "amigos", "compañeros", "colegas", "contactos", "personas", "equipo?", "pareja",
+                      "hijos", "padres", "jefe", "vecinos"]},
+    "projects": {"ko": ["프로젝트", "진행 중", "할 일", "목표", "계획", "로드맵", "마일스톤"],
+                 "es": ["proyecto", "proyectos en curso", "en curso", "tareas", "pendientes", "objetivos", "metas",
+                        "planes", "hoja de ruta"]},
+    "business": {"ko": ["클라이언트", "고객", "거래처", "매출", "수입", "견적", "단가", "사업", "프리랜서", "청구", "세금계산서",
+                        "마케팅"],
+                 "es": ["clientes", "negocio", "empresa", "ingresos", "facturas", "facturación", "ventas",
+                        "presupuestos", "tarifas", "precios", "autónomo", "marketing"]},
+    "infrastructure": {"ko": ["서버", "인프라", "배포", "데이터베이스", "네트워크", "장비", "기기", "컴퓨터", "노트북", "백업",
+                              "설정?", "도구", "호스팅", "도메인"],
+                       "es": ["servidores", "infraestructura", "despliegue", "base de datos", "red?",
+                              "dispositivos", "ordenador", "portátil", "copias de seguridad", "configuración",
+                              "herramientas", "aplicaciones", "alojamiento", "dominio?"]},
+    "agents": {"ko": ["비서", "에이전트", "자동화", "봇", "어시스턴트", "프롬프트", "워크플로"],
+               "es": ["asistente", "agentes", "automatización", "bots", "flujo de trabajo", "prompts"]},
+    "codebase": {"ko": ["코드베이스", "저장소", "아키텍처", "디렉터리 구조", "폴더 구조", "모듈", "데이터 모델", "스키마", "코딩 규칙"],
+                 "es": ["código", "arquitectura", "repositorio", "estructura de carpetas", "módulos", "modelo de datos",
+                        "esquema", "convenciones de código"]},
+    "lessons": {"ko": ["배운 점", "교훈", "깨달은 점", "실수", "회고", "노하우", "주의할 점"],
+                "es": ["lecciones", "lecciones aprendidas", "lo aprendido", "aprendizajes", "aprendido", "consejos",
+                       "errores", "trucos"]},
+    "legal": {"ko": ["법률", "계약", "계약서", "세금", "세무", "보험", "규정", "저작권", "개인정보처리방침"],
+              "es": ["legal", "contratos", "impuestos", "seguros", "normativa", "licencias", "derechos de autor",
+                     "hacienda"]},
+    "dates": {"ko": ["일정", "달력", "캘린더", "생일", "기념일", "마감", "약속", "예약", "행사", "시험", "휴일"],
+              "es": ["calendario", "agenda", "fechas", "fechas importantes", "cumpleaños", "aniversarios", "plazos",
+                     "citas", "eventos", "exámenes", "horario", "festivos"]},
+    "rules": {"ko": ["@규칙", "@원칙", "@지침", "@주의사항"],
+              "es": ["@normas", "@reglas", "@pautas", "@instrucciones", "@principios"]},
+    "private": {"ko": ["개인 재정", "월급", "급여", "대출", "적금", "저축", "예금"],
+                "es": ["finanzas personales", "sueldo", "salario", "nómina", "hipoteca", "ahorros", "deudas", "pensión"]},
+    "community": {"ko": ["동호회", "커뮤니티", "모임", "봉사", "스터디", "동아리", "오픈소스"],
+                  "es": ["comunidad", "asociación", "club", "voluntariado", "grupo?", "redes sociales", "seguidores"]},
+}
+for _domain, _by_language in _KO_ES.items():
+    CUES[_domain].update(_by_language)
+RULE_HEADINGS += ["규칙", "원칙", "지침", "normas", "reglas", "pautas", "instrucciones", "principios"]
+INSTRUCTION_WORDS += ["항상", "반드시", "절대", "siempre", "nunca", "jamás", "debes", "no debes"]
+TOPICLESS += ["메모", "기타", "중요", "기억", "notas", "varios", "otros", "otras", "cosas", "importante", "memoria",
+              "recuerdos", "de", "y", "la", "el", "los", "las", "mis"]

@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from ...base.errors import ConfigError
 from ...text.analysis import estimate_tokens
 from ..workspace import STATS_END, STATS_START, SUMMARY_END, SUMMARY_START, raw_lines
+from .. import shared
 from . import domains as domains_mod
 from .indexes import (  # noqa: F401 - re-exported: the tree's callers reach them here
     ALSO,
@@ -91,7 +92,7 @@ def pin_reason(title: str, body: str, tree_config: dict[str, object], table: dic
                holds_secret: bool = False, matcher_: Matcher | None = None) -> str:
     """Why a section is standing rules the agent reads at every start ("" when it is not):
     tagged `[pin]`/`[P0]`, listed in `[tree] pinned`, or (unless `auto_pin = false`, and never
-    for a section holding a secret) read as instructions by `domains.instruction`."""
+    for a section holding a secret or marked private) read as instructions by `domains.instruction`."""
     if _PIN_TAG.search(title):
         return "tagged [pin]/[P0]"
     listed = tree_config.get("pinned", []) or []
@@ -100,8 +101,8 @@ def pin_reason(title: str, body: str, tree_config: dict[str, object], table: dic
     pinned_titles = {str(t).strip().lower() for t in listed}
     if bare_title(title).lower() in pinned_titles:
         return "listed in [tree] pinned"
-    if tree_config.get("auto_pin", True) is False or holds_secret:
-        return ""
+    if tree_config.get("auto_pin", True) is False or holds_secret or shared.confidential(title):
+        return ""  # a private section is no rule for every start, whatever orders its heading gives
     return domains_mod.instruction(title, body, table, matcher_)
 
 
