@@ -5,8 +5,10 @@ question and is the number to report), computed through the library so a ranking
 change can be tried in seconds: each question's workspace is indexed once into its own data
 folder under CACHE and reused.
 
-usage: python bench/lme_dev.py WORKSPACES [--cache DIR] [-k 10] [--show]
+usage: python bench/lme_dev.py WORKSPACES [--cache DIR] [-k 10] [--show] [--split dev|held]
 WORKSPACES is what make_workspaces.py wrote (queries.jsonl + one folder per question).
+--split: the held-out part is positions 1, 4 and 7 (0-based) of each question type, its question ids
+sorted as strings (the data set's split order; 18 questions); dev is the other 42. Tune on dev only.
 """
 
 from __future__ import annotations
@@ -21,8 +23,26 @@ from qmem.base import config
 from qmem.engine import search, sync
 
 
-def run(root: str, cache: str, k: int = 10, show: bool = False) -> dict[str, dict[str, float]]:
+HELD = (1, 4, 7)
+
+
+def split(queries: list[dict], part: str) -> list[dict]:
+    """The dev (`dev`) or held-out (`held`) questions; all of them for any other `part`."""
+    if part not in ("dev", "held"):
+        return queries
+    seen: dict[str, int] = defaultdict(int)
+    out = []
+    for x in sorted(queries, key=lambda q: (q["question_type"], q["question_id"])):
+        position = seen[x["question_type"]]
+        seen[x["question_type"]] += 1
+        if (position in HELD) == (part == "held"):
+            out.append(x)
+    return out
+
+
+def run(root: str, cache: str, k: int = 10, show: bool = False, part: str = "") -> dict[str, dict[str, float]]:
     queries = [json.loads(line) for line in open(os.path.join(root, "queries.jsonl"), encoding="utf-8")]
+    queries = split(queries, part)
     agg: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     sizes: list[int] = []
     for x in queries:
@@ -65,7 +85,8 @@ def main() -> None:
         sys.exit(__doc__)
     cache = args[args.index("--cache") + 1] if "--cache" in args else os.path.join(args[0], ".qmem-cache")
     k = int(args[args.index("-k") + 1]) if "-k" in args else 10
-    result = run(args[0], cache, k, "--show" in args)
+    part = args[args.index("--split") + 1] if "--split" in args else ""
+    result = run(args[0], cache, k, "--show" in args, part)
     for group in sorted(result, key=lambda g: (g == "all", g)):
         print(f"{group:26s} " + "  ".join(f"{n} {v:.3f}" for n, v in result[group].items()))
 
