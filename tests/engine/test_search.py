@@ -280,3 +280,44 @@ def test_a_section_whose_entry_answers_outranks_one_with_the_words_scattered(tmp
     hits = search.search(cfg, "小王的猫叫什么名字", SearchOptions(explain=True))
     assert hits[0].path == "memory/2026-03-02.md" and "团子" in hits[0].snippet.text
     assert hits[0].explain["entry"] > 0
+
+
+def _group_log(tmp_path, days: int = 10):
+    """Days of a group chat where everybody asks the question's common words and one person,
+    named in every day's log once, answers on day 4 with none of them."""
+    people = ["阿杰", "李姐", "老周", "小美", "阿强", "张姐"]
+    places = ["超市", "公园", "医院", "公司", "银行", "学校"]
+    files = {}
+    for day in range(days):
+        lines = [f"# 2026-03-{day + 1:02d}", ""]
+        for k in range(24):
+            lines.append(f"- {people[k % 6]}: 今天去了哪里？{places[(k + day) % 6]}人多吗")
+            if k == 11:
+                lines.append("- 小王: 西湖，人很多" if day == 3 else "- 小王: 晚安各位")
+        files[f"memory/2026-03-{day + 1:02d}.md"] = "\n".join(lines) + "\n"
+    return _collection(tmp_path, files), files["memory/2026-03-04.md"].split("\n").index("- 小王: 西湖，人很多") + 1
+
+
+def test_a_snippet_points_at_the_named_persons_message_in_a_log_of_many(tmp_path):
+    """The name is in every day (a section-level weight near 0) but in one message of each;
+    the question's other words are in every message. Weighed by their rarity among entries
+    too, the reported line is the named person's message, not a look-alike question."""
+    cfg, line = _group_log(tmp_path)
+    hits = search.search(cfg, "小王今天去了哪里？", SearchOptions(limit=10))
+    day = next(h for h in hits if h.path == "memory/2026-03-04.md")
+    assert day.line == line and "西湖" in day.snippet.text
+
+
+def test_entry_rarity_of_sections_of_one_entry_is_their_section_rarity():
+    """A collection of one-paragraph sections (abstracts, passages): entry-level weights are the
+    section-level ones, so SciFact-like ranking and snippets are unchanged."""
+    from qmem.text import query as query_mod, snippets
+
+    units = [query_mod.Unit(("cat",)), query_mod.Unit(("food",), 0.5)]
+    scorers = [snippets.scorer(body, [u.tokens for u in units]) for body in ("cat food here", "a cat", "food")]
+    counts = (40, [2, 5])
+    form = query_mod.QueryForm()
+    form.should = units
+    weights = search.weights_of(form, counts)
+    assert search.entry_rarity(counts, units, scorers) == pytest.approx(weights)
+    assert search.show_weights(counts, units, scorers, weights) == pytest.approx(weights)

@@ -97,10 +97,11 @@ class Hit:
 
 
 def build_hit(cfg: Config, doc: dict, score: float, units: list[tuple[str, ...]], snippet_lines: int,
-              files: Files, weights: list[float] | None = None, weigh: bool = False) -> Hit | None:
+              files: Files, weights: list[float] | None = None, weigh: bool = False, read: bool = False) -> Hit | None:
     """A Hit from a document's stored fields, its text read from the file (None when the
     collection is gone from the config or the file from the disk). Its snippet's `weight` is
-    the section's best entry's score; `weigh` reads the text for it even without a snippet."""
+    the section's best entry's score; `weigh` reads the text for it even without a snippet.
+    `read`: the text only, with an empty snippet (the caller makes it: see `engine.search`)."""
     coll = doc["collection"][0]
     if coll not in cfg.collections:
         return None  # removed from the config; the next refresh purges it
@@ -109,7 +110,7 @@ def build_hit(cfg: Config, doc: dict, score: float, units: list[tuple[str, ...]]
     anchor = doc["anchor"][0]
     line_start, line_end, body_line = doc["line_start"][0], doc["line_end"][0], doc["body_line"][0]
     body, stale = "", False
-    if snippet_lines > 0 or weigh:
+    if snippet_lines > 0 or weigh or read:
         lines = files.lines(abs_path, cfg.collections[coll].path)
         if lines is None:
             return None  # deleted since the last refresh: never show what is gone
@@ -129,7 +130,8 @@ def build_hit(cfg: Config, doc: dict, score: float, units: list[tuple[str, ...]]
         line_start=line_start,
         line_end=line_end,
         score=score,
-        snippet=make_snippet(body, body_line, units, snippet_lines, weights) if snippet_lines > 0 else _bare(body, body_line, units, weights, weigh),
+        snippet=Snippet(body_line, [], []) if read else make_snippet(body, body_line, units, snippet_lines, weights)
+        if snippet_lines > 0 else _bare(body, body_line, units, weights, weigh),
         date=iso_from_number(day) if day else None,
         types=doc.get("types", []),
         body=body,

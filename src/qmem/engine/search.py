@@ -18,6 +18,7 @@ from ..backends import open_searcher
 from ..base.conventions import parse_type
 from ..base.dates import day_from_number, day_number
 from .hits import Files, Hit, build_hit  # re-exported: callers import them from search
+from ..text import snippets
 from ..text.snippets import Snippet
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up cost)
@@ -246,13 +247,17 @@ def ranked_docs(cfg: Config, form: query_mod.QueryForm, limit: int,
     return _ranked(cfg, form, limit, searcher or open_searcher(cfg))[0]
 
 
-def _ranked(cfg: Config, form: query_mod.QueryForm, limit: int,
-            searcher: Searcher) -> tuple[list[tuple[float, dict]], list[float]]:
-    """The best sections the config's scopes may see and the weight of each highlight unit
-    (see `unit_weights`), from whichever backend the config names."""
+def _ranked(cfg: Config, form: query_mod.QueryForm, limit: int, searcher: Searcher
+            ) -> tuple[list[tuple[float, dict]], list[float], tuple[int, list[int]] | None]:
+    """The best sections the config's scopes may see, the weight of each highlight unit (see
+    `unit_weights`) and the counts they come from (None: the backend has none), from
+    whichever backend the config names."""
     docs = settle_dates(searcher, cfg, form, limit)
     docs.extend(searcher.search(form, cfg.sees, limit))
-    return docs, unit_weights(searcher, form, cfg.sees) if docs else []
+    if not docs:
+        return docs, [], None
+    counts = searcher.frequencies([*form.should, *form.must], cfg.sees)
+    return docs, weights_of(form, counts), counts
 
 
 def settle_dates(searcher: Searcher, cfg: Config, form: query_mod.QueryForm, limit: int) -> list[tuple[float, dict]]:
@@ -292,14 +297,54 @@ def unit_weights(searcher: Searcher, form: query_mod.QueryForm, scopes: list[str
     """Each highlight unit's BM25 IDF among the sections the scopes may see (a phrase counted
     by the sections that hold it), times its query boost: what a snippet line earns for
     holding it. Empty when the backend has no cheap counts (snippets weigh units alike)."""
-    units = [*form.should, *form.must]
-    counts = searcher.frequencies(units, scopes)
+    return weights_of(form, searcher.frequencies([*form.should, *form.must], scopes))
+
+
+def weights_of(form: query_mod.QueryForm, counts: tuple[int, list[int]] | None) -> list[float]:
+    """`unit_weights` from the backend's counts: (sections in all, sections holding each unit)."""
     if counts is None:
         return []
+    units = [*form.should, *form.must]
+    total = max(1, counts[0])
+    return [_idf(total, df) * unit.boost for unit, df in zip(units, counts[1])]
+
+
+def _idf(total: float, df: float) -> float:
     import math
 
-    total = max(1, counts[0])
-    return [math.log(1 + (total - df + 0.5) / (df + 0.5)) * unit.boost for unit, df in zip(units, counts[1])]
+    return math.log(1 + (total - df + 0.5) / (df + 0.5))
+
+
+def entry_rarity(counts: tuple[int, list[int]], units: list[query_mod.Unit], scorers: list) -> list[float]:
+    """Each unit's IDF among entries (messages, list items, paragraphs) rather than sections,
+    times its query boost, estimated from the sections a search reads (`snippets.scorer` of
+    each): a unit that `df` sections hold is held by about `df` times as many entries as it
+    is in each candidate section that has it, out of about `sections` times the candidates'
+    mean number of entries. In a log of many people a name is in nearly every day (a
+    section-level weight near 0) but in few of its messages. Empty when no candidate has an entry."""
+    stats = [snippets.entry_counts(sc) for sc in scorers]
+    stats = [(n, held) for n, held in stats if n]
+    if not stats:
+        return []
+    total = max(1, counts[0]) * sum(n for n, _ in stats) / len(stats)
+    out = []
+    for u, (unit, df) in enumerate(zip(units, counts[1])):
+        holders = [held[u] for _, held in stats if u in held]
+        entries = min(total, df * (sum(holders) / len(holders) if holders else 1.0))
+        out.append(_idf(total, entries) * unit.boost)
+    return out
+
+
+def show_weights(counts: tuple[int, list[int]], units: list[query_mod.Unit], scorers: list,
+                 weights: list[float]) -> list[float]:
+    """The weights that choose what a snippet shows: the geometric mean of each unit's
+    section-level weight and its rarity among entries (`entry_rarity`). Measured: entry rarity
+    alone in ranking lost LongMemEval turn@5 (0.901 -> 0.877); choosing the window with it
+    alone cost ~11 characters a hit there; the mean keeps both (see /work/coord/notes)."""
+    rare = entry_rarity(counts, units, scorers)
+    if len(rare) != len(weights):
+        return weights
+    return [(a * b) ** 0.5 for a, b in zip(rare, weights)]
 
 
 def _run(cfg: Config, form: query_mod.QueryForm, options: SearchOptions, searcher: Searcher) -> list[Hit]:
@@ -312,7 +357,7 @@ def _run(cfg: Config, form: query_mod.QueryForm, options: SearchOptions, searche
     pool *= copies(cfg, form.collections)  # overlapping collections index a file more than once
     if options.budget:
         pool = max(pool, BUDGET_POOL)
-    docs, weights = _ranked(cfg, form, pool, searcher)
+    docs, weights, counts = _ranked(cfg, form, pool, searcher)
     units = form.highlight_units()  # after `_ranked`: settling the dates may put date words back
     now = day_number(today(options)) if priors else 0
     # a named day's section also earns a share of the weight of the query's best unit, so the
@@ -339,12 +384,23 @@ def _run(cfg: Config, form: query_mod.QueryForm, options: SearchOptions, searche
     hits: list[Hit] = []
     wanted = pool if options.budget else options.limit
     rescored: list[tuple[float, float, float, dict, Hit]] = []
+    read: list[tuple[float, float, dict, Hit]] = []
     for score, date_factor, recency_factor, doc in ranked:
-        if len(rescored) >= pool:
+        if len(read) >= pool:
             break
-        hit = build_hit(cfg, doc, score, units, options.snippet_lines, files, weights, weigh=True)
-        if hit is None:
-            continue
+        hit = build_hit(cfg, doc, score, units, 0, files, weights, read=True)
+        if hit is not None:
+            read.append((date_factor, recency_factor, doc, hit))
+    scorers = [snippets.scorer(hit.body, units) for _, _, _, hit in read]
+    # what a snippet shows is chosen with each unit's rarity among entries too (see
+    # `entry_rarity`); ranking keeps the section-level weights
+    shown = show_weights(counts, [*form.should, *form.must], scorers, weights) if counts is not None else weights
+    for (date_factor, recency_factor, doc, hit), sc in zip(read, scorers):
+        if options.snippet_lines > 0:
+            hit.snippet = snippets.make_snippet(hit.body, hit.body_line, units, options.snippet_lines, shown, sc,
+                                                rank_weights=weights)
+        else:
+            hit.snippet.weight, hit.snippet.entries = snippets.entry_weights(hit.body, units, weights, sc)
         snippet: Snippet = hit.snippet
         # a section of one entry is its own best entry, and the index's BM25 (IDF and length
         # over the whole collection, heading included) is the better score of it

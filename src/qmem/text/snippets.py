@@ -137,23 +137,52 @@ def _credit_speakers(lines: list[str], line_units: list[dict[int, int]],
                 units[unit] *= SPEAKER_COUNT
 
 
-def entry_weights(body: str, units: list[tuple[str, ...]], weights: list[float] | None = None) -> tuple[float, int]:
+def scorer(body: str, units: list[tuple[str, ...]]) -> _Scorer:
+    """`body` marked for the query `units` once, for `entry_counts`, `entry_weights` and
+    `make_snippet` to share."""
+    return _Scorer(body, units, None)
+
+
+def entry_counts(sc: _Scorer) -> tuple[int, dict[int, int]]:
+    """(how many entries the section has, unit → how many of them hold the unit)."""
+    held_by: dict[int, int] = {}
+    line_units = sc.line_units
+    for first, last in sc.entries:
+        held: set[int] = set()
+        for row in range(first, last + 1):
+            held.update(line_units[row])
+        for unit in held:
+            held_by[unit] = held_by.get(unit, 0) + 1
+    return len(sc.entries), held_by
+
+
+def _weighed(sc: _Scorer, units: list[tuple[str, ...]], weights: list[float] | None) -> _Scorer:
+    sc.weights = weights if weights is not None and len(weights) == len(units) else [1.0] * len(units)
+    return sc
+
+
+def entry_weights(body: str, units: list[tuple[str, ...]], weights: list[float] | None = None,
+                  sc: _Scorer | None = None) -> tuple[float, int]:
     """The score of the best entry or exchange of `body`, whatever the snippet's size (what
-    ranking adds to a section's BM25: see `engine.search`), and how many entries it has."""
+    ranking adds to a section's BM25: see `engine.search`), and how many entries it has.
+    `sc`: the body already marked for `units` (`scorer`)."""
     if not body:
         return 0.0, 0
-    sc = _Scorer(body, units, weights)
+    sc = _Scorer(body, units, weights) if sc is None else _weighed(sc, units, weights)
     scored = sc.scored(RANK_LINES) if units else []
     return (scored[0][0] if scored else 0.0), len(sc.entries)
 
 
 def make_snippet(body: str, body_line: int, units: list[tuple[str, ...]], max_lines: int,
-                 weights: list[float] | None = None) -> Snippet:
+                 weights: list[float] | None = None, sc: _Scorer | None = None,
+                 rank_weights: list[float] | None = None) -> Snippet:
     """The best entries of `body` for the query `units`, at most `max_lines` lines of text;
-    `Snippet.weight` and `Snippet.entries` are `entry_weights`."""
+    `Snippet.weight` and `Snippet.entries` are `entry_weights`. `weights` choose what is shown;
+    `rank_weights`, when given, are the ones `Snippet.weight` is scored with. `sc`: the body
+    already marked for `units` (`scorer`)."""
     if not body:
         return Snippet(body_line, [], [])
-    sc = _Scorer(body, units, weights)
+    sc = _Scorer(body, units, weights) if sc is None else _weighed(sc, units, weights)
     lines, line_units, spans, entries, weights = sc.lines, sc.line_units, sc.spans, sc.entries, sc.weights
     if not entries:
         return Snippet(body_line, [], [])
@@ -221,7 +250,10 @@ def make_snippet(body: str, body_line: int, units: list[tuple[str, ...]], max_li
         chosen.add(row)
     best_row = max(best_rows, key=lambda r: (sum(weights[u] for u in line_units[r]), -r))
     snippet = _build(lines, spans, sorted(chosen), body_line, best_row, why, weights, best_rows)
-    snippet.weight = best_score if width == RANK_LINES else (sc.scored(RANK_LINES) or [(0.0, 0, 0)])[0][0]
+    if rank_weights is not None:
+        snippet.weight = entry_weights(body, units, rank_weights, sc)[0]
+    else:
+        snippet.weight = best_score if width == RANK_LINES else (sc.scored(RANK_LINES) or [(0.0, 0, 0)])[0][0]
     snippet.entries = len(entries)
     snippet.matched = {u for row in line_units for u in row}
     return snippet
