@@ -321,3 +321,15 @@ def test_entry_rarity_of_sections_of_one_entry_is_their_section_rarity():
     weights = search.weights_of(form, counts)
     assert search.entry_rarity(counts, units, scorers) == pytest.approx(weights)
     assert search.show_weights(counts, units, scorers, weights) == pytest.approx(weights)
+
+
+def test_show_weights_are_real_when_a_count_passes_the_total():
+    """Deleted sections not merged away yet still count in a unit's document frequency, so a
+    section-level weight can fall below 0 while a refresh commits: the snippet's weights stay
+    real numbers (a complex one made every search of that moment fail)."""
+    from qmem.text import query as query_mod, snippets
+
+    units = [query_mod.Unit(("cat",)), query_mod.Unit(("dog",))]
+    scorers = [snippets.scorer("- cat\n- dog\n- cat dog", [u.tokens for u in units])]
+    out = search.show_weights((3, [5, 1]), units, scorers, [-0.2, 1.0])
+    assert all(isinstance(w, float) and w >= 0 for w in out)

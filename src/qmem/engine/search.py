@@ -344,7 +344,9 @@ def show_weights(counts: tuple[int, list[int]], units: list[query_mod.Unit], sco
     rare = entry_rarity(counts, units, scorers)
     if len(rare) != len(weights):
         return weights
-    return [(a * b) ** 0.5 for a, b in zip(rare, weights)]
+    # a weight below 0 (a unit's count of deleted sections not yet merged away can pass the
+    # live total) counts as 0: the root of a negative product is complex
+    return [(max(0.0, a) * max(0.0, b)) ** 0.5 for a, b in zip(rare, weights)]
 
 
 def _run(cfg: Config, form: query_mod.QueryForm, options: SearchOptions, searcher: Searcher) -> list[Hit]:
