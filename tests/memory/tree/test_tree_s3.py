@@ -162,3 +162,16 @@ def test_korean_and_spanish_headings_find_their_domains():
     assert domain("Sobre mí", "- profesora en Valencia\n") == "identity"
     assert domain("Compañeros", "- Jordi: tecnología\n") == "people"
     assert domain("Calendario", "- 15 de marzo: notas\n") == "dates"
+
+
+def test_past_the_domain_limit_a_live_section_never_joins_archive():
+    """Post hoc (s3: "Casa y coche" joined archive, the domain of the closed entry before it)."""
+    from qmem.memory.tree import grow as tree
+
+    odd = ["Quux", "Zorbl", "Frobnic", "Wibble", "Plugh", "Xyzzy", "Thud", "Grault", "Garply", "Waldo",
+           "Fred", "Corge", "Snark", "Blort", "Flarp", "Gronk", "Zzyzx", "Vorpal", "Borogove", "Tumtum"]
+    text = "# M\n\n## Completed goals\n- the launch\n" + "".join(
+        f"\n## {word}\n- nothing to go by here, {word.lower()} {n}\n" for n, word in enumerate(odd))
+    the_plan = tree.plan(text, {}, root_budget=400)
+    assert [p.domain for p in the_plan.parts if p.domain == "archive"] == ["archive"], \
+        [(p.title, p.domain) for p in the_plan.parts]

@@ -267,17 +267,19 @@ def _settle_own_domains(parts: list[Part]) -> None:
         if not part.pinned:
             sizes[part.domain] += estimate_tokens(part.text)
     named = sorted({p.domain for p in own}, key=lambda d: (sizes[d], d))
-    # filed by what they are about: a secret or a confidential mark says nothing of the next section's topic
+    # filed by what they are about: a secret or a confidential mark says nothing of the next section's topic,
+    # and closed matter is no home for a live one (never `archive` for want of a better)
     settled = {p.domain for p in parts if not p.pinned and isinstance(p.verdict, domains_mod.Verdict)
                and p.verdict.confident and not p.verdict.secrets
-               and p.domain not in (domains_mod.ACCOUNTS, domains_mod.PRIVATE)}
+               and p.domain not in (domains_mod.ACCOUNTS, domains_mod.PRIVATE, domains_mod.ARCHIVE)}
     while len(sizes) > MAX_DOMAINS and named:
         gone = named.pop(0)
         for k, part in enumerate(parts):
             if part.pinned or part.domain != gone:
                 continue
             ranked = sorted(_verdict(part).scores.items(), key=lambda row: -row[1])
-            near = _nearest(parts, k, gone, settled) or _nearest(parts, k, gone, None) or gone
+            live = {d for d in sizes if d not in (domains_mod.ACCOUNTS, domains_mod.PRIVATE, domains_mod.ARCHIVE)}
+            near = _nearest(parts, k, gone, settled) or _nearest(parts, k, gone, live) or gone
             part.domain = _verdict(part).domain = ranked[0][0] if ranked else near
             _verdict(part).cues = [f"more than {MAX_DOMAINS} domains: joined {part.domain}"] + _verdict(part).cues
             sizes[part.domain] += estimate_tokens(part.text)
