@@ -78,3 +78,19 @@ def cluster(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch):
     pytest.importorskip("osmem_server")
     clone = request.getfixturevalue("osmem_clone")
     yield Cluster(clone.url, False, "qmem")
+
+
+@pytest.fixture
+def requests_sent(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
+    """Every request the OpenSearch client sends: (method, path without the query string)."""
+    from opensearchpy import transport
+
+    sent: list[tuple[str, str]] = []
+    real = transport.Transport.perform_request
+
+    def record(self, method, url, *args, **kwargs):
+        sent.append((method, url.split("?")[0]))
+        return real(self, method, url, *args, **kwargs)
+
+    monkeypatch.setattr(transport.Transport, "perform_request", record)
+    return sent

@@ -107,11 +107,15 @@ def test_a_429_that_does_not_clear_stops_the_refresh_and_the_next_one_converges(
     set_block(cluster, alias, True)
     try:
         statuses = watch_bulk(backend)
-        with pytest.raises(BackendUnavailableError, match="run the refresh again|next refresh"):
+        with pytest.raises(BackendUnavailableError, match="429") as refused:
             push(backend, "team:full", "main", root)
-        assert statuses and set(statuses) == {429}
+        assert "run the refresh again" in str(refused.value) or "next refresh" in str(refused.value)
+        assert set(statuses) <= {429}  # the collection's mark is the first write refused, then any bulk
     finally:
         set_block(cluster, alias, False)
+    from qmem.backends.opensearch import client
+
+    client._BREAKERS.clear()  # what follows is other processes: their circuit breakers start closed
     check = cluster.backend()
     held = check.stored_hashes("team:full", "main")
     before = expected_state(root)
@@ -144,7 +148,7 @@ def test_qmem_index_under_a_lasting_429_says_so_in_one_line(cluster, tmp_path, c
         refused = cli("index")
         assert refused.code == EXIT_UNAVAILABLE, refused
         assert refused.err.count("\n") == 1 and cluster.url.split("//")[1] in refused.err, refused.err
-        assert "429" in refused.err and "run the refresh again" in refused.err, refused.err
+        assert "429" in refused.err and ("run the refresh again" in refused.err or "next refresh" in refused.err)
         found = cli("search", "tusk", "--json")
         assert found.code == 0, found
         hits = json.loads(found.out)

@@ -445,22 +445,6 @@ def machine_config(cluster, tmp_path: Path, name: str, root: Path, own: str = "a
     return str(path)
 
 
-@pytest.fixture
-def requests_sent(monkeypatch):
-    """Every request the client sends: (method, path without the query string)."""
-    from opensearchpy import transport
-
-    sent: list[tuple[str, str]] = []
-    real = transport.Transport.perform_request
-
-    def record(self, method, url, *args, **kwargs):
-        sent.append((method, url.split("?")[0]))
-        return real(self, method, url, *args, **kwargs)
-
-    monkeypatch.setattr(transport.Transport, "perform_request", record)
-    return sent
-
-
 def test_a_first_refresh_on_another_machine_compares_and_never_wipes(cluster, ws, tmp_path, cli, requests_sent):
     """Another machine (no manifest of its own) with the same files: its first refresh reads
     and hashes them and finds nothing to send; the collection is never deleted meanwhile."""

@@ -54,7 +54,7 @@ def test_live_refresh_scopes_and_routing(live, tmp_path):
                                                                  "explain": True, "_source": ["key", "scope"]})
         hits = page["hits"]["hits"]
         assert {h["_source"]["scope"] for h in hits} == {scope}
-        assert len(hits) == total + len(expected_state(ws))  # the sections and one record per file
+        assert len(hits) == total + len(expected_state(ws)) + 1  # the sections, a record per file, the mark
         by_key: dict[str, set] = {}
         for h in hits:
             assert h["_routing"] == h["_source"]["key"]

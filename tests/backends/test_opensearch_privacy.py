@@ -123,7 +123,8 @@ def test_alice_cannot_read_overwrite_or_delete_bobs_private_memory(deployment, t
     found = json.loads(cli("--config", bob_cfg, "search", BOB_SECRET, "--json").out)
     assert found and found[0]["path"] == "MEMORY.md"  # Bob finds his own memory
     before = snapshot(admin, "agent:bob")
-    assert len(before) == 3 and any(BOB_SECRET in d.get("body_terms", "") for _, d in before)
+    kinds = sorted(d["kind"] for _, d in before)  # his file's sections, its record, the collection's mark
+    assert kinds == ["file", "mark", "section", "section"] and any(BOB_SECRET in d.get("body_terms", "") for _, d in before)
 
     alice_ws = tmp_path / "alice"
     alice_ws.mkdir()

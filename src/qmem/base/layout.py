@@ -82,6 +82,11 @@ def lock_path(data_dir: str) -> str:
     return os.path.join(version_dir(data_dir), "write.lock")
 
 
+def marks_path(data_dir: str) -> str:
+    """The OpenSearch collections' marks this folder's manifests match (backends/opensearch/marks.py)."""
+    return os.path.join(version_dir(data_dir), "opensearch-marks.json")
+
+
 def stale_versions(data_dir: str) -> list[str]:
     """Index folders of other schema versions in a config's own folder (left by an older or
     newer qmem); the next refresh removes them."""

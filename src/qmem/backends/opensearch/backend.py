@@ -17,8 +17,10 @@ ordinal), and the deletes of ids past a file's new count; (3) the final records,
 request with refresh=wait_for, so the writes are searchable when the commit returns. A
 refresh killed at any point leaves records that make the next one redo exactly the
 unfinished files, whatever they hold by then; no delete_by_query, no forced refresh, no
-template on the refresh path. A search tries briefly (the read policy) and refuses an
-answer that misses a shard (exit 69) rather than show it as complete.
+template on the refresh path. Around its writes a commit opens and closes each collection's
+change mark (`marks`), which lets a refresh that finds nothing to do skip reading every record.
+A search tries briefly (the read policy) and refuses an answer that misses a shard (exit 69)
+rather than show it as complete.
 
 This module holds the cluster's verbs by scope (`OpenSearchBackend`) and, on top of them,
 the writer and searcher that sync and search use; `client` holds the settings, the client
@@ -36,6 +38,7 @@ from ..seam import StoredFile
 from . import layout
 from . import mapping as schema
 from .client import ClusterTransport, Settings, make_client  # noqa: F401 - re-exported
+from .marks import Mark, Marks, TrustFile
 from .mapping import (  # noqa: F401 - re-exported for callers and tests of this module
     ANALYZER, SCHEMA_VERSION, file_doc, file_key, scope_index_body, terms_of,
     section_doc, section_id, stored_fields,
@@ -147,6 +150,13 @@ class OpenSearchBackend(ClusterTransport):
         self._batch_actions = 0
         self._batch_bytes = 0
         self._finals: list[_Op] = []
+        self.marks = Marks(self)
+        # (scope, collection) -> a mark state under which what this backend knows of the collection
+        # is exact, and when its records were last read in full (`marks`); collections read or
+        # written, whose trust the writer records at the end; marks this commit holds open.
+        self.trusted: dict[tuple[str, str], tuple[Mark, float]] = {}
+        self.touched: set[tuple[str, str]] = set()
+        self._opened: dict[tuple[str, str], tuple[Mark, bool, float | None]] = {}
 
     def alias(self, scope: str) -> str:
         return layout.alias(self.settings.index, scope)
@@ -245,6 +255,11 @@ class OpenSearchBackend(ClusterTransport):
             return
         ops, self._batch = self._batch, []
         self._batch_actions = self._batch_bytes = 0
+        for k in {(op.scope, op.collection) for op in ops} - set(self._opened):
+            self.touched.add(k)
+            state = self.trusted.pop(k, None)
+            mark, chain = self.marks.open(k[0], k[1], state[0] if state else None)
+            self._opened[k] = (mark, chain, state[1] if state else None)
         records = self._records_of(ops)
         marks: list[tuple[dict, dict | None]] = []
         for op in ops:
@@ -285,7 +300,32 @@ class OpenSearchBackend(ClusterTransport):
             self._bulk(actions[start:], refresh=refresh)
 
     def commit(self) -> None:
-        """Every buffered change lands; with `settings.refresh` it is searchable on return."""
+        """Every buffered change lands; with `settings.refresh` it is searchable on return. The
+        marks the commit opened are closed after its last write, also when a write failed
+        (its writes are over: readers must read again)."""
+        try:
+            self._commit_writes()
+        except BaseException:
+            self.abandon()
+            raise
+        self._close_marks(trust=True)
+
+    def abandon(self) -> None:
+        """Close the marks a failed or interrupted commit holds open (trusting nothing); a
+        failure to close is left to the marks' staleness rule, never raised over the first."""
+        try:
+            self._close_marks(trust=False)
+        except Exception:  # the original failure is the one to report
+            self._opened.clear()
+
+    def _close_marks(self, trust: bool) -> None:
+        opened, self._opened = self._opened, {}
+        for (scope, collection), (mine, chain, read_at) in opened.items():
+            done = self.marks.close(scope, collection, mine, chain and trust)
+            if done is not None and read_at is not None:
+                self.trusted[(scope, collection)] = (done, read_at)
+
+    def _commit_writes(self) -> None:
         self._send_batch()
         if not self._finals:
             return
@@ -321,8 +361,12 @@ class OpenSearchBackend(ClusterTransport):
             self.delete_file(scope, collection, path)
         self.commit()
         self._held.pop((scope, collection), None)
+        self.trusted.pop((scope, collection), None)  # the mark goes with the rest
+        self.touched.add((scope, collection))
         index = self.alias(scope)
-        body = {"query": collection_query(scope, collection)}
+        query = collection_query(scope, collection)
+        query["bool"]["must_not"] = [{"term": {"kind": "mark"}}]  # a commit just wrote it: by id, below
+        body = {"query": query}
         policy = self.settings.write_policy()
         problem = None
         for attempt in range(policy.retries + 1):
@@ -330,6 +374,7 @@ class OpenSearchBackend(ClusterTransport):
                 index=index, body=body, conflicts="proceed", request_timeout=max(t, 120.0)))
             problem = _dbq_problem(result)
             if problem is None:
+                self.marks.remove(scope, collection)
                 return
             if attempt < policy.retries:
                 self._pause(attempt, policy)
@@ -348,6 +393,30 @@ class OpenSearchBackend(ClusterTransport):
                 held[hit["_source"]["path"]] = Held.of(hit["_source"])
         self._held[(scope, collection)] = held
         return {path: StoredFile(h.digest, h.sections) for path, h in held.items()}
+
+    def hashes_unless_unchanged(self, scope: str, collection: str,
+                                trusted: tuple[Mark, float] | None) -> dict[str, StoredFile] | None:
+        """None when the collection's mark still carries the token of `trusted` (a state this
+        machine matched, and when it last read the records in full) and no writer holds it
+        open: nothing changed since. Else `stored_hashes`, trusted from then on when the mark
+        read closed with one token before and after the read (no commit ran meanwhile)."""
+        k = (scope, collection)
+        self.touched.add(k)
+        if not self.ensure_scope(scope, create=False):
+            self.trusted.pop(k, None)
+            return self.stored_hashes(scope, collection)
+        before = self.marks.read(scope, collection)
+        if trusted is not None and before is not None and before.closed and before.token == trusted[0].token:
+            self.trusted[k] = (before, trusted[1])
+            return None
+        read_at = time.time()
+        held = self.stored_hashes(scope, collection)
+        after = self.marks.read(scope, collection)
+        if before is not None and after is not None and before.closed and before.same(after):
+            self.trusted[k] = (after, read_at)
+        else:
+            self.trusted.pop(k, None)
+        return held
 
     def sections(self, scope: str, collection: str) -> list[dict]:
         """The stored fields of every section of one collection of one scope."""
@@ -459,13 +528,14 @@ class OpenSearchWriter:
 
     def __init__(self, cfg: Config, timeout: float, backend: OpenSearchBackend | None = None) -> None:
         from ...base.fsutil import FileLock
-        from ...base.layout import lock_path
+        from ...base.layout import lock_path, marks_path
 
         self.cfg = cfg
         self.backend = backend or backend_for(cfg)
         self.lock = FileLock(lock_path(cfg.data_dir), timeout)
         self.timeout = timeout
         self.kept: dict[str, list[str]] = {}  # collection -> paths another folder wrote, left alone
+        self.trust = TrustFile(marks_path(cfg.data_dir), self.backend.settings.url, self.backend.settings.index)
 
     def __enter__(self) -> OpenSearchWriter:
         from ...base.errors import IndexBusyError
@@ -475,8 +545,16 @@ class OpenSearchWriter:
                                  "try again later")
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.lock.release()
+    def __exit__(self, kind: object, *exc: object) -> None:
+        """A refresh that ended cleanly (its manifests saved) records what it may trust next
+        time; one that failed closes the marks it holds open and records nothing."""
+        try:
+            if kind is None:
+                self.trust.save({k: self.backend.trusted.get(k) for k in self.backend.touched})
+            else:
+                self.backend.abandon()
+        finally:
+            self.lock.release()
 
     def _scope(self, collection: str) -> str:
         return scope_of(self.cfg, collection)
@@ -493,7 +571,9 @@ class OpenSearchWriter:
         import os
 
         scope = self._scope(collection)
-        self.backend.stored_hashes(scope, collection)
+        trusted = self._trusted(scope, collection) if files else None
+        if self.backend.hashes_unless_unchanged(scope, collection, trusted) is None:
+            return dict(files)  # the cluster holds what this machine's manifest says (`marks`)
         mine = origin_of(self.cfg, collection)
         coll = self.cfg.collections.get(collection)
         out: dict[str, list] = {}
@@ -509,7 +589,18 @@ class OpenSearchWriter:
                 out[path] = [-1, 0, held.digest, held.sections]
         return out
 
+    def _trusted(self, scope: str, collection: str) -> tuple[Mark, float] | None:
+        """The state of the collection this machine last matched (`TrustFile`), also given to
+        the backend so that a commit without a read (`remember`) keeps the trust going."""
+        k = (scope, collection)
+        if k not in self.backend.touched and k not in self.backend.trusted:
+            state = self.trust.get(scope, collection)
+            if state is not None:
+                self.backend.trusted[k] = state
+        return self.backend.trusted.get(k)
+
     def replace_file(self, collection: str, path: str, sections: list, digest: str) -> None:
+        self._trusted(self._scope(collection), collection)
         self.backend.replace_file(self._scope(collection), collection, path, digest, sections,
                                   origin_of(self.cfg, collection))
 
@@ -519,6 +610,7 @@ class OpenSearchWriter:
     add_prepared = replace_prepared
 
     def delete_file(self, collection: str, path: str) -> None:
+        self._trusted(self._scope(collection), collection)
         self.backend.delete_file(self._scope(collection), collection, path)
 
     def delete_collection(self, collection: str) -> None:
