@@ -10,7 +10,8 @@ the credentials and CA the environment gives; indices of 3 shards and 1 replica)
   - first index (`qmem collection create`): wall, and the qmem process's CPU (the cluster's
     JVMs are not counted; they run on this machine too);
   - no-op refresh (`qmem index -q`, nothing changed): median wall of 3, and the HTTP requests
-    it sends (counted in a run that wraps opensearch-py's transport);
+    it sends (counted in a run that wraps opensearch-py's transport); with --noop-ab N, N
+    interleaved pairs with the change mark trusted and with every file record read;
   - cold search (`qmem search QUERY -n 10 --json`, a fresh process): median wall of --runs;
   - search latency with --agents concurrent agents: each a long-lived process (as the MCP
     server is) running --queries searches from a fixed list; p50 and p99 over all of them.
@@ -56,6 +57,21 @@ except SystemExit as exc:
     if exc.code not in (0, None):
         raise
 print("requests", len(sent), file=sys.stderr)
+"""
+
+# `qmem index -q` in-process; with "full" the change mark is never trusted, so every file record
+# is read (what a no-op refresh did before marks).
+NOOP = """
+import sys
+from qmem.backends.opensearch import marks
+if sys.argv[1] == "full":
+    marks.TRUST_SECONDS = 0
+from qmem.__main__ import main
+try:
+    main(["index", "-q"])
+except SystemExit as exc:
+    if exc.code not in (0, None):
+        raise
 """
 
 # One agent: a long-lived process searching through the MCP face's tool function.
@@ -144,6 +160,13 @@ def measure(kind: str, folder: str, corpus: str, texts: list[str], args: argpars
         done = subprocess.run([sys.executable, "-c", COUNTED, "index", "-q"], env=env, capture_output=True,
                               text=True, check=True)
         row["noop_refresh"]["requests"] = int(done.stderr.strip().splitlines()[-1].split()[1])
+        if args.noop_ab:  # interleaved: the mark trusted, and every record read
+            ab: dict[str, list[float]] = {"mark": [], "full": []}
+            for _ in range(args.noop_ab):
+                for mode, times in ab.items():
+                    times.append(run([sys.executable, "-c", NOOP, mode], env)[0])
+            row["noop_refresh"]["mark_wall_ms"] = statistics.median(ab["mark"]) * 1000
+            row["noop_refresh"]["full_read_wall_ms"] = statistics.median(ab["full"]) * 1000
     cold = [run([QMEM, "search", texts[i % len(texts)], "-n", "10", "--json"], env) for i in range(args.runs)]
     row["cold_search_wall_ms"] = statistics.median(w for w, _, _ in cold) * 1000
     row["agents"] = agents(env, texts, args.agents)
@@ -172,6 +195,10 @@ def table(data: dict) -> str:
     line("first index, qmem CPU", lambda r: f"{r['first_index']['qmem_cpu_s']:.0f} s")
     line("no-op refresh, wall", lambda r: f"{r['noop_refresh']['wall_ms']:.0f} ms")
     line("no-op refresh, requests", lambda r: str(r["noop_refresh"].get("requests", 0)))
+    if any("mark_wall_ms" in r["noop_refresh"] for r in rows.values()):
+        line("no-op, mark trusted / every record read (interleaved medians)",
+             lambda r: (f"{r['noop_refresh']['mark_wall_ms']:.0f} / {r['noop_refresh']['full_read_wall_ms']:.0f} ms"
+                        if "mark_wall_ms" in r["noop_refresh"] else "–"))
     line("cold search, wall (median)", lambda r: f"{r['cold_search_wall_ms']:.0f} ms")
     line(f"search p50 ({data['agents']} agents)", lambda r: f"{r['agents']['p50_ms']:.1f} ms")
     line(f"search p99 ({data['agents']} agents)", lambda r: f"{r['agents']['p99_ms']:.1f} ms")
@@ -185,6 +212,8 @@ def main() -> None:
     parser.add_argument("--agents", type=int, default=8)
     parser.add_argument("--queries", type=int, default=50, help="searches per agent")
     parser.add_argument("--runs", type=int, default=10, help="cold searches")
+    parser.add_argument("--noop-ab", type=int, default=0, metavar="N",
+                        help="also N interleaved no-op refreshes with the change mark and reading every record")
     parser.add_argument("--dir", default="/tmp/qmem-os-scale")
     parser.add_argument("--backends", default="local,opensearch")
     parser.add_argument("--out", default=os.path.join(HERE, "results"))
