@@ -12,12 +12,16 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
+import io
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -209,8 +213,92 @@ def _fresh(root: Path, env: dict[str, str], index: bool) -> None:
     shutil.copytree(SAMPLE, root / "workspace")
     (root / "home").mkdir()
     if index:
-        subprocess.run(["qmem", "collection", "create", "main", str(root / "workspace")], env=env, check=True,
-                       capture_output=True)
+        code, out = run_in_process(["qmem", "collection", "create", "main", str(root / "workspace")], env)
+        assert code == 0, out
+
+
+# Outside quotes, any of these makes bash do more than pass the words to qmem (a pipe, a
+# redirect, a variable, a glob, a subshell, a comment, an escape, history).
+_SHELL_CHARS = set("|&;<>$`*?[]{}()~\\!#\n")
+
+
+def plain_qmem(cmd: str) -> list[str] | None:
+    """The argv bash would give `qmem`/`qmem-qmd` for this command line when bash would only split
+    it into words (quotes allowed); None for anything else (pipes, redirects, globs, variables,
+    `VAR=value cmd`, other programs), which must run in a real shell."""
+    quote = ""
+    for ch in cmd:
+        if quote:
+            if ch == quote:
+                quote = ""
+            elif quote == '"' and ch in "$`\\!":
+                return None
+        elif ch in "'\"":
+            quote = ch
+        elif ch in _SHELL_CHARS:
+            return None
+    if quote:
+        return None
+    argv = shlex.split(cmd)
+    return argv if argv and argv[0] in ("qmem", "qmem-qmd") else None
+
+
+@contextlib.contextmanager
+def _shell_state(env: dict[str, str]):
+    """This process as a child started with `env` in the repository would be: its environment
+    (TZ applied), working folder, an empty stdin and a terminal size it cannot ask a pipe for."""
+    saved_env, saved_cwd, saved_stdin = dict(os.environ), os.getcwd(), sys.stdin
+    os.environ.clear()
+    os.environ.update(env)
+    for name, value in (("COLUMNS", "80"), ("LINES", "24")):  # a pipe has no size: Python's fallback
+        os.environ.setdefault(name, value)
+    time.tzset()
+    os.chdir(ROOT)
+    sys.stdin = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
+    try:
+        yield
+    finally:
+        sys.stdin = saved_stdin
+        os.chdir(saved_cwd)
+        os.environ.clear()
+        os.environ.update(saved_env)
+        time.tzset()
+
+
+def run_in_process(argv: list[str], env: dict[str, str]) -> tuple[int, str]:
+    """(exit code, stdout then stderr) of `qmem`/`qmem-qmd` ARGV run by its own `main` in this
+    process, as a child with `env` would print them (test_in_process_runs_print_what_a_shell_prints
+    compares the two ways)."""
+    from qmem.__main__ import main as qmem_main
+    from qmem.faces.qmd import main as qmd_main
+
+    out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
+    err = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
+    saved = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = out, err
+    code = 0
+    try:
+        with _shell_state(env):
+            (qmem_main if argv[0] == "qmem" else qmd_main)(argv[1:])
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    finally:
+        sys.stdout, sys.stderr = saved
+    printed = []
+    for stream in (out, err):
+        stream.flush()
+        printed.append(stream.buffer.getvalue().decode("utf-8", "replace"))
+    return code, "".join(printed)
+
+
+def run_command(cmd: str, env: dict[str, str]) -> str:
+    """What `cmd` prints (stdout, then stderr): a plain qmem command in this process, anything else
+    in bash."""
+    argv = plain_qmem(cmd)
+    if argv is not None:
+        return run_in_process(argv, env)[1]
+    proc = subprocess.run(["bash", "-c", cmd], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    return proc.stdout + proc.stderr
 
 
 def run_console_blocks(root: Path, text: str) -> list[tuple[int, str, str, str]]:
@@ -222,9 +310,7 @@ def run_console_blocks(root: Path, text: str) -> list[tuple[int, str, str, str]]
         if not continued:
             _fresh(root, env, index=not (runs and runs[0][0].startswith("qmem collection create")))
         for cmd, expected in runs:
-            proc = subprocess.run(["bash", "-c", cmd.replace(DEMO, str(root))], cwd=ROOT, env=env,
-                                  capture_output=True, text=True, timeout=120)
-            actual = (proc.stdout + proc.stderr).replace(str(root), DEMO).strip("\n")
+            actual = run_command(cmd.replace(DEMO, str(root)), env).replace(str(root), DEMO).strip("\n")
             results.append((line, cmd, expected, "\n".join(row.rstrip() for row in actual.splitlines())))
     return results
 
@@ -278,6 +364,43 @@ def update_console_blocks(paths: list[Path] | None = None) -> list[Path]:
             path.write_text(new, encoding="utf-8")
             changed.append(path)
     return changed
+
+
+def test_plain_qmem_commands_are_told_from_shell_work():
+    assert plain_qmem("qmem search opsgenie --json -n 1") == ["qmem", "search", "opsgenie", "--json", "-n", "1"]
+    assert plain_qmem("qmem search --type S --path \"memory/*\"") == ["qmem", "search", "--type", "S", "--path", "memory/*"]
+    assert plain_qmem("qmem-qmd get 'MEMORY.md:16'") == ["qmem-qmd", "get", "MEMORY.md:16"]
+    for shell in ("qmem search x | head -3", "qmem status; echo $?", "QMEM_WORKSPACE= qmem remember x",
+                  "qmem tree migrate /tmp/x > /dev/null", "qmem search memory/*", "qmem search \"$HOME\"",
+                  "cp -r a b", "qmem get a#b", "qmem remember 'open", "touch x && qmem index"):
+        assert plain_qmem(shell) is None, shell
+
+
+def test_in_process_runs_print_what_a_shell_prints(tmp_path):
+    """The console blocks run plain qmem commands in this process: each of these prints the same
+    text and exits with the same code as in a shell (fast path, Typer, an error, qmem-qmd)."""
+    root = tmp_path / "demo"
+    env = demo_env(root)
+    _fresh(root, env, index=True)
+    for cmd in ("qmem search opsgenie -n 2", "qmem search 'rsync partial' --json -n 1", "qmem status",
+                "qmem get MEMORY.md:1 -l 3", "qmem search --limit 0 x", "qmem collection show nosuch",
+                "qmem-qmd search opsgenie", "qmem --version"):
+        argv = plain_qmem(cmd)
+        assert argv is not None, cmd
+        shell = subprocess.run(["bash", "-c", cmd], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+        assert run_in_process(argv, env) == (shell.returncode, shell.stdout + shell.stderr), cmd
+
+
+def test_a_block_whose_output_changed_fails(tmp_path):
+    """The comparison the docs are held to, on search.md's first block and on a copy whose shown
+    output lost a word: the first passes, the copy fails on that command."""
+    block = _CONSOLE.search((DOCS / "search.md").read_text(encoding="utf-8")).group(0)
+    shown = next(row for row in block.splitlines()[1:] if row and not row.startswith(("$ ", "```")))
+    planted = block.replace(shown, shown.rsplit(" ", 1)[0] if " " in shown.strip() else shown + " more", 1)
+    assert planted != block
+    for text, holds in ((block, True), (planted, False)):
+        results = run_console_blocks(tmp_path / "demo", text)
+        assert all(same(normalise(e, DEMO), normalise(a, DEMO)) for _, _, e, a in results) is holds, text
 
 
 def test_runs_left_unchecked_are_only_the_vector_tier_ones():
