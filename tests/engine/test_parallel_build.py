@@ -103,6 +103,9 @@ def test_a_worker_that_dies_or_talks_nonsense_leaves_the_work_to_the_main_proces
         script.write_text("#!/bin/sh\nhead -c 100000 /dev/urandom\ncat > /dev/null\n")
         script.chmod(0o755)
         worker = str(script)
+        # it blocks writing its 100 kB into a pipe nobody reads: the refresh must kill it (after
+        # STOP_WAIT, 5 s each, which made this test ~10 s) and still finish the work itself
+        monkeypatch.setattr(parallel, "STOP_WAIT", 0.2)
     monkeypatch.setattr(parallel.sys, "executable", worker)
     many_cfg, many = _build(tmp_path, monkeypatch, "many", root, 2)
     assert index_snapshot(many_cfg.data_dir) == index_snapshot(one_cfg.data_dir)

@@ -44,8 +44,11 @@ async def _use(command: str, args: list[str], env: dict[str, str] | None) -> dic
     return out
 
 
-@pytest.mark.parametrize("client", ["cursor", "claude-desktop", "openclaw", "claude"])
-def test_a_printed_config_starts_a_server_a_real_client_uses(cli, indexed, client):
+CLIENTS = ("cursor", "claude-desktop", "openclaw", "claude")
+
+
+def _printed_entry(cli, indexed, client: str) -> dict:
+    """The {command, args, env} a client takes from `qmem mcp --print-config CLIENT`."""
     printed = cli("mcp", "--print-config", client, "-w", str(indexed))
     assert printed.code == 0 and printed.err.count("\n") == 1, printed
     if client == "claude":
@@ -57,25 +60,31 @@ def test_a_printed_config_starts_a_server_a_real_client_uses(cli, indexed, clien
     else:
         data = json.loads(printed.out)
         entry = (data["mcp"]["servers"] if client == "openclaw" else data["mcpServers"])["qmem"]
-    assert os.path.isabs(entry["command"]) and os.path.isfile(entry["command"])
+    assert os.path.isabs(entry["command"]) and os.path.isfile(entry["command"]), client
     assert str(indexed) in entry["args"] and entry["args"][entry["args"].index("--config") + 1].startswith("/")
-    assert entry["env"] == {"QMEM_DATA": os.environ["QMEM_DATA"]}  # set here, so the entry carries it
-    # A client passes only a few variables of its own (HOME, PATH…) plus the entry's env.
-    bare = {"HOME": os.environ["HOME"], "PATH": "/usr/bin:/bin", **entry.get("env", {})}
-    out = asyncio.run(_use(entry["command"], entry["args"], bare))
-    assert out["search"]["results"][0]["path"] == "MEMORY.md"
-    assert out["remember"]["line"] > 0 and out["remember"]["indexed"] == "indexed"
+    assert entry["env"] == {"QMEM_DATA": os.environ["QMEM_DATA"]}, client  # set here, so the entry carries it
+    return entry
 
 
-def test_tools_carry_mcp_annotations(indexed):
-    out = asyncio.run(_use(PYTHON, ["-m", "qmem", "mcp", "-w", str(indexed)], subprocess_env()))
-    notes = out["annotations"]
-    for name in ("memory_search", "memory_get", "memory_boot", "memory_status"):
-        assert notes[name] == {"readOnlyHint": True, "openWorldHint": False}, name
-    assert notes["memory_remember"] == {"readOnlyHint": False, "destructiveHint": False, "idempotentHint": True,
-                                        "openWorldHint": False}
-    assert notes["memory_forget"] == {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": False,
-                                      "openWorldHint": False}
+def test_every_printed_config_starts_a_server_a_real_client_uses_and_its_tools_carry_annotations(cli, indexed):
+    """Each client's printed entry (JSON for three, a `claude mcp add` line for Claude Code) is
+    started by the SDK's stdio client with a client's bare environment and used: every distinct
+    entry once (today the four decode to one, so one server starts, not four), and the tools it
+    lists carry the MCP annotations of their effect."""
+    distinct = {json.dumps(entry, sort_keys=True): entry for entry in (_printed_entry(cli, indexed, c) for c in CLIENTS)}
+    for entry in distinct.values():
+        # A client passes only a few variables of its own (HOME, PATH…) plus the entry's env.
+        bare = {"HOME": os.environ["HOME"], "PATH": "/usr/bin:/bin", **entry.get("env", {})}
+        out = asyncio.run(_use(entry["command"], entry["args"], bare))
+        assert out["search"]["results"][0]["path"] == "MEMORY.md"
+        assert out["remember"]["line"] > 0 and out["remember"]["indexed"] == "indexed"
+        notes = out["annotations"]
+        for name in ("memory_search", "memory_get", "memory_boot", "memory_status"):
+            assert notes[name] == {"readOnlyHint": True, "openWorldHint": False}, name
+        assert notes["memory_remember"] == {"readOnlyHint": False, "destructiveHint": False, "idempotentHint": True,
+                                            "openWorldHint": False}
+        assert notes["memory_forget"] == {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": False,
+                                          "openWorldHint": False}
 
 
 def test_print_config_refuses_an_unknown_client_and_a_missing_workspace(cli, indexed, tmp_path, monkeypatch):

@@ -39,6 +39,7 @@ CHUNK_FILES = 32
 # blocks writing to a worker that is itself blocked writing results back (pipes hold 64 KiB).
 CHUNK_REQUEST_BYTES = 8192
 IN_FLIGHT_PER_WORKER = 3
+STOP_WAIT = 5.0  # seconds a worker has to exit once its input is closed; then it is killed
 
 # One work item: (relative path, absolute path, size, the manifest's digest or "").
 Item = tuple[str, str, int, str]
@@ -192,7 +193,7 @@ def _stop(procs: list[subprocess.Popen[bytes]]) -> None:
             pass
     for proc in procs:
         try:
-            proc.wait(timeout=5)
+            proc.wait(timeout=STOP_WAIT)
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()

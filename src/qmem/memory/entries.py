@@ -6,6 +6,7 @@ follow DESIGN.md; one parser here serves remember, flush, distill and the janito
 
 from __future__ import annotations
 
+import functools
 import re
 from datetime import date, timedelta
 
@@ -145,6 +146,7 @@ def has_words(text: str, words: str) -> bool:
     return False
 
 
+@functools.lru_cache(maxsize=4096)  # `similar` normalises the same kept entries for every new one
 def normalise(text: str) -> str:
     """Case, punctuation and spacing removed: `BSC USDC: 18 decimals!` == `bsc usdc 18 decimals`."""
     return _NORMAL_DROP.sub(" ", text.lower()).strip()
