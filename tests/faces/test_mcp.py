@@ -80,6 +80,11 @@ def test_mcp_round_trip_over_stdio(indexed):
     assert set(out["tools"]) == {"memory_search", "memory_get", "memory_boot", "memory_remember", "memory_forget",
                                  "memory_status"}
     assert set(out["tools"]["memory_get"]["properties"]) == {"path", "from", "lines", "collection"}
+    from qmem.faces.mcp import SEARCH_PARAMS
+
+    search_schema = out["tools"]["memory_search"]  # what search_parameters() made of SearchRequest
+    assert list(search_schema["properties"]) == list(SEARCH_PARAMS) and search_schema["required"] == ["query"]
+    assert search_schema["properties"]["maxResults"] == {"default": 10, "title": "Maxresults", "type": "integer"}
     assert out["search"]["results"] and set(out["search"]["results"][0]) >= {
         "path", "startLine", "endLine", "score", "snippet", "source", "citation"}
     assert set(out["get"]) == {"text", "path", "from", "lines", "truncated", "nextFrom"} and out["get"]["from"] == 2

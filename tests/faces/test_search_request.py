@@ -1,7 +1,8 @@
 """One search behind every face: a SearchRequest (one field list) and engine/answer.answer.
 
-The CLI's option table (the fast path's parser and Typer's `search` options are built from it),
-the MCP tool's parameters and the engine's options are checked against SearchRequest's fields;
+The CLI's option table (the fast path's parser and Typer's `search` options are built from it)
+and the engine's options are checked against SearchRequest's fields, and the MCP tool's schema is
+made from them;
 every face (fast path, Typer, vsearch/query, MCP, qmem-qmd, eval) is shown to search through
 `answer`, so the index is healed, the mode picked and an empty answer explained in one place.
 """
@@ -51,6 +52,28 @@ def test_the_engine_options_and_the_mcp_tool_name_request_fields():
     assert set(SEARCH_PARAMS.values()) <= FIELDS
     tool = [name for name in inspect.signature(Memory.memory_search).parameters if name != "self"]
     assert tool == list(SEARCH_PARAMS)
+
+
+def test_the_mcp_search_schema_is_made_from_the_request_fields(monkeypatch):
+    """memory_search's parameters come from SearchRequest: its types and defaults under the wire
+    names (a list field takes one value); a field added to the table appears in the schema
+    with the request's own type, and a request field that changes type changes the tool."""
+    pytest.importorskip("mcp", reason="the MCP SDK is the optional extra qmem[mcp]")
+    from qmem.faces import mcp
+
+    params = {p.name: p for p in mcp.search_parameters()}
+    assert list(params) == list(mcp.SEARCH_PARAMS)
+    assert params["query"].default is inspect.Parameter.empty and params["query"].annotation is str
+    assert (params["maxResults"].annotation, params["maxResults"].default) == (int, 10)
+    assert params["minScore"].annotation == (float | None) and params["minScore"].default is None
+    assert params["collection"].annotation == (str | None) and params["type"].annotation == (str | None)
+    assert params["mode"].default == SearchRequest().mode
+    monkeypatch.setitem(mcp.SEARCH_PARAMS, "recency", "recency")
+    added = {p.name: p for p in mcp.search_parameters()}["recency"]
+    assert (added.annotation, added.default) == (float | None, None)
+    monkeypatch.setattr(SearchRequest.__init__, "__annotations__",
+                        {**SearchRequest.__init__.__annotations__, "since": "int | None"})
+    assert {p.name: p for p in mcp.search_parameters()}["since"].annotation == (int | None)
 
 
 def test_a_misspelt_request_field_is_refused():

@@ -37,7 +37,8 @@ class SearchRequest:
 
     `__slots__` is the one field list. The CLI's option table (cli/fast.py SEARCH, from which
     the fast path's parser and Typer's `search` options are built), the MCP tool's parameters
-    (faces/mcp.py SEARCH_PARAMS) and the engine's `SearchOptions` name these fields;
+    (faces/mcp.py SEARCH_PARAMS: its schema takes these annotations and defaults) and the
+    engine's `SearchOptions` name these fields;
     tests/faces/test_search_request.py fails when one drifts. `limit` None is the config's
     `[search] limit`; `snippet_lines` None its `snippet_lines` (0: no snippets, for scoring)."""
 

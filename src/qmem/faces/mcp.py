@@ -11,6 +11,8 @@ import functools
 import inspect
 import os
 import sys
+import types
+import typing
 from typing import TypedDict
 
 from ..engine import catalog, retrieve
@@ -27,11 +29,39 @@ INSTRUCTIONS = (
 )
 
 
-# memory_search's parameters (OpenClaw's names) → the SearchRequest field each fills: the tool's
-# signature and this table are checked against SearchRequest by tests/faces/test_search_request.py.
+# memory_search's parameters (OpenClaw's names) → the SearchRequest field each fills. The tool's
+# schema is generated from this table and SearchRequest's own types and defaults (`search_parameters`);
+# what the wire chooses for itself is stated here. tests/faces/test_search_request.py checks both.
 SEARCH_PARAMS = {"query": "query", "maxResults": "limit", "minScore": "min_score", "collection": "collections",
                  "type": "types", "since": "since", "until": "until", "mode": "mode"}
+SEARCH_REQUIRED = {"query"}  # an agent always asks something (the request's default is "")
+SEARCH_DEFAULTS = {"maxResults": 10}  # a count on the wire, not None (the config's limit)
 MAX_RESULTS = 100
+
+
+def search_parameters() -> list[inspect.Parameter]:
+    """memory_search's parameters, made from SearchRequest: each field's type and default; a list
+    field takes one value on the wire (`collection`, `type`); SEARCH_DEFAULTS and SEARCH_REQUIRED
+    as stated."""
+    from ..engine.answer import SearchRequest
+
+    hints = typing.get_type_hints(SearchRequest.__init__)
+    fields = inspect.signature(SearchRequest).parameters
+    out = []
+    for wire, field in SEARCH_PARAMS.items():
+        kind = hints[field]
+        default = fields[field].default
+        members = typing.get_args(kind) if typing.get_origin(kind) in (typing.Union, types.UnionType) else (kind,)
+        lists = [m for m in members if typing.get_origin(m) is list]
+        if lists:
+            kind = typing.Optional[typing.get_args(lists[0])[0]]
+        if wire in SEARCH_DEFAULTS:
+            default = SEARCH_DEFAULTS[wire]
+            kind = next(m for m in members if m is not type(None))  # a value is always there
+        if wire in SEARCH_REQUIRED:
+            default = inspect.Parameter.empty
+        out.append(inspect.Parameter(wire, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=kind))
+    return out
 
 
 class Memory:
@@ -186,15 +216,17 @@ def build(memory: Memory):  # mcp.server.mcpserver.MCPServer
             return server.tool(description=description, annotations=annotations, structured_output=True)(call)
         return wrap
 
-    @tool((
+    def memory_search(**wire: Any) -> dict[str, Any]:
+        return memory.memory_search(**wire)
+
+    # the schema the SDK builds from this signature is SearchRequest's fields under their wire names
+    memory_search.__signature__ = inspect.Signature(  # type: ignore[attr-defined]  # as for memory_get below
+        search_parameters(), return_annotation=dict[str, Any])
+    tool((
         "Search long-term memory (BM25 over Markdown sections; Chinese, English and mixed text). "
         "Use before answering anything about the user, past work, decisions or facts. Returns "
         "{results: [{path, startLine, endLine, score, snippet, citation}]}; read more with memory_get. "
-        "mode: bm25 (default), or vector / hybrid when `qmem embed` has run (finds paraphrases)."))
-    def memory_search(query: str, maxResults: int = 10, minScore: float | None = None,
-                      collection: str | None = None, type: str | None = None,
-                      since: str | None = None, until: str | None = None, mode: str = "bm25") -> dict[str, Any]:
-        return memory.memory_search(query, maxResults, minScore, collection, type, since, until, mode)
+        "mode: bm25 (default), or vector / hybrid when `qmem embed` has run (finds paraphrases)."))(memory_search)
 
     def memory_get(path: str, lines: int | None = None, collection: str | None = None,
                    **wire: int | None) -> dict[str, Any]:
