@@ -27,6 +27,7 @@ def typer_options(name: str) -> dict[str, tuple[str, bool]]:
 
 @pytest.mark.parametrize(("name", "table"), [
     ("search", fast.SEARCH_OPTIONS), ("get", fast.GET_OPTIONS), ("index", fast.INDEX_OPTIONS), ("update", fast.INDEX_OPTIONS),
+    ("query", fast.VECTOR_OPTIONS), ("vsearch", fast.VECTOR_OPTIONS),
 ])
 def test_fast_tables_match_typer(name, table):
     expected = typer_options(name)
@@ -44,6 +45,7 @@ def test_parser_reads_click_forms():
     ["search", "--help"], ["search", "x", "--bogus"], ["search", "x", "-n"], ["search", "x", "-n", "abc"],
     ["search", "x", "--json=1"], ["get"], ["get", "a", "b"], ["status"], ["--config"],
     ["index", "--watch"], ["index", "--wait", "-1"], ["index", "--wait", "nan"], ["index", "--help"], ["update", "-x"],
+    ["query"], ["query", "--help"], ["query", "x", "--type", "K"], ["vsearch", "x", "--json", "--md"], ["vsearch", "-n", "3"],
 ])
 def test_unsure_command_lines_fall_back_to_typer(argv):
     assert fast.try_fast(argv) is None
@@ -90,3 +92,25 @@ def test_fast_index_and_typer_index_print_the_same(cli, capsys, workspace, argv)
 
     assert steady(fast_out) == steady(typer_out)
     assert bool(fast_out) == ("-q" not in argv)
+
+
+@pytest.mark.parametrize("argv", [
+    ["query", "rsync resume", "--json", "-n", "3"],
+    ["query", "rsync", "-c", "main", "--md"],
+    ["query", "-backup", "rsync", "--files"],
+    ["vsearch", "rsync resumes large copies", "--json"],
+    ["vsearch", "私钥", "--limit", "2"],
+])
+def test_fast_query_and_typer_query_print_the_same(cli, capsys, workspace, argv):
+    assert cli("collection", "create", "main", str(workspace)).code == 0
+    assert cli("embed", "--model", "fake").code == 0
+    capsys.readouterr()
+    fast_code = fast.try_fast(argv)
+    fast_out = capsys.readouterr().out
+    with pytest.raises(SystemExit) as info:
+        app_mod.run(argv)
+    typer_out = capsys.readouterr().out
+    assert fast_code == 0 and (info.value.code or 0) == 0
+    assert fast_out == typer_out and fast_out
+    if "--json" in argv:
+        assert json.loads(fast_out)[0]["path"]

@@ -138,3 +138,10 @@ def test_a_read_only_command_takes_the_c_datetime(indexed):
     from qmem import __main__ as entry
 
     assert all(getattr(datetime, name) is getattr(sys.modules["_datetime"], name) for name in entry._DATETIME_NAMES)
+
+
+def test_a_hybrid_query_skips_typer(indexed, cli):
+    pytest.importorskip("numpy", reason="the vector tier's extra is not installed")
+    assert cli("embed", "--model", "fake").code == 0
+    for args in (["query", "rsync resume", "--json"], ["vsearch", "rsync", "-n", "3"]):
+        assert not {"typer", "click", "rich"} & set(loaded(args)), args

@@ -60,6 +60,10 @@ INDEX_OPTIONS: dict[str, tuple[str, str]] = {
     "--watch": ("watch", "flag"),
     "--json": ("json", "flag"),
 }
+# `query` and `vsearch` (cli/vector_cmds.py): the search options they take, read the same way
+VECTOR_OPTIONS: dict[str, tuple[str, str]] = {flag: SEARCH_OPTIONS[flag] for flag in
+                                              ("-c", "--collection", "-n", "--limit", "--json", "--files", "--md")}
+VECTOR_MODES = {"query": "mode=hybrid", "vsearch": "mode=vector"}
 _CONVERT = {"int": int, "float": float, "str": str, "list": str}
 
 
@@ -175,9 +179,10 @@ def read_only(argv: list[str]) -> bool:
 
 
 def try_fast(argv: list[str]) -> int | None:
-    """Run `search` or `get` when the command line is plainly valid; None means "use Typer"."""
+    """Run `search`, `query`, `vsearch`, `get` or `index` when the command line is plainly
+    valid; None means "use Typer"."""
     config_path, argv = _global_config(argv)
-    if not argv or argv[0] not in ("search", "get", "index", "update"):
+    if not argv or argv[0] not in ("search", "get", "index", "update", "query", "vsearch"):
         return None
     from .. import guarded
 
@@ -186,6 +191,13 @@ def try_fast(argv: list[str]) -> int | None:
     try:
         if argv[0] == "search":
             values, words = parse(argv[1:], SEARCH_OPTIONS, dash_words=True)
+            return guarded(lambda: search_command(config_path, values, words))
+        if argv[0] in VECTOR_MODES:
+            # Typer's `query` prints the first of --json/--files/--md given and needs a word
+            values, words = parse(argv[1:], VECTOR_OPTIONS, dash_words=True)
+            if not words or sum(1 for flag in ("json", "files", "md") if values.get(flag)) > 1:
+                return None
+            values[VECTOR_MODES[argv[0]]] = True
             return guarded(lambda: search_command(config_path, values, words))
         values, words = parse(argv[1:], GET_OPTIONS)
         if len(words) != 1:
