@@ -61,6 +61,14 @@ def test_unsure_command_lines_fall_back_to_typer(argv):
 ])
 def test_fast_path_and_typer_print_the_same(cli, capsys, workspace, argv):
     assert cli("collection", "create", "main", str(workspace)).code == 0
+    if "--json" in argv:
+        json.loads(fast_and_typer_output(capsys, argv))
+    else:
+        fast_and_typer_output(capsys, argv)
+
+
+def fast_and_typer_output(capsys, argv: list[str]) -> str:
+    """What the fast path prints for `argv`, checked equal to what the Typer app prints."""
     capsys.readouterr()
     fast_code = fast.try_fast(argv)
     fast_out = capsys.readouterr().out
@@ -69,8 +77,7 @@ def test_fast_path_and_typer_print_the_same(cli, capsys, workspace, argv):
     typer_out = capsys.readouterr().out
     assert fast_code == 0 and (info.value.code or 0) == 0
     assert fast_out == typer_out and fast_out
-    if "--json" in argv:
-        json.loads(fast_out)
+    return fast_out
 
 
 @pytest.mark.parametrize("argv", [["index"], ["index", "--json"], ["update", "main", "--wait", "5"], ["index", "-q"]])
@@ -104,13 +111,6 @@ def test_fast_index_and_typer_index_print_the_same(cli, capsys, workspace, argv)
 def test_fast_query_and_typer_query_print_the_same(cli, capsys, workspace, argv):
     assert cli("collection", "create", "main", str(workspace)).code == 0
     assert cli("embed", "--model", "fake").code == 0
-    capsys.readouterr()
-    fast_code = fast.try_fast(argv)
-    fast_out = capsys.readouterr().out
-    with pytest.raises(SystemExit) as info:
-        app_mod.run(argv)
-    typer_out = capsys.readouterr().out
-    assert fast_code == 0 and (info.value.code or 0) == 0
-    assert fast_out == typer_out and fast_out
+    out = fast_and_typer_output(capsys, argv)
     if "--json" in argv:
-        assert json.loads(fast_out)[0]["path"]
+        assert json.loads(out)[0]["path"]
