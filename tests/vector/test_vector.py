@@ -196,8 +196,8 @@ def test_a_long_lived_process_keeps_vectors_until_the_generation_changes(cfg, wo
     store.embed(cfg, "main", fake)
     first = store.load(cfg.data_dir, "main")
     reads = []
-    real_np_load = store.np.load
-    monkeypatch.setattr(store.np, "load", lambda *a, **k: reads.append(a) or real_np_load(*a, **k))
+    real_open = store.open_matrix
+    monkeypatch.setattr(store, "open_matrix", lambda *a, **k: reads.append(a) or real_open(*a, **k))
     assert store.load(cfg.data_dir, "main") is first and not reads  # warm: only meta.json is read
     path = workspace / "memory" / "knowledge.md"
     path.write_text(path.read_text(encoding="utf-8") + "\n## Fresh\n- [K] a section embedded later\n", encoding="utf-8")

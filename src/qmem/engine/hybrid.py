@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import copy
 import os
-import re
 
-from ..vector import numpy as np  # the tier names its extra when numpy is missing
+from ..vector import similarity  # the tier names its extra when numpy is missing
 
 from ..text import query as query_mod
 from . import search as search_mod
@@ -26,6 +25,8 @@ from ..vector.models import Embedder
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import re
+
     from ..backends.seam import Searcher
 
 RRF_K = 60
@@ -73,7 +74,11 @@ def _passes(row: dict, form: query_mod.QueryForm, path_re: re.Pattern[str] | Non
 def ranked_vectors(cfg: Config, text: str, options: SearchOptions, model: Embedder, limit: int) -> list[tuple[float, dict]]:
     """(cosine, fields) of the `limit` nearest sections across the selected collections."""
     form = build_form(text, options)
-    path_re = re.compile(form.path_regex) if form.path_regex else None
+    path_re = None
+    if form.path_regex:
+        import re  # only here: a hybrid query's own words need no regex
+
+        path_re = re.compile(form.path_regex)
     filtered = bool(form.types or form.since or form.until or path_re)
     q = model.query(text)
     found: list[tuple[float, dict]] = []
@@ -82,13 +87,10 @@ def ranked_vectors(cfg: Config, text: str, options: SearchOptions, model: Embedd
         if stored is None or not stored.rows:
             continue
         store.check_model(stored, model, coll.name)
-        scores = np.asarray(stored.matrix) @ q
-        if filtered:
-            keep = np.array([_passes(r, form, path_re) for r in stored.rows], dtype=bool)
-            scores = np.where(keep, scores, -np.inf)
-        take = min(limit, len(scores))
-        top = np.argpartition(-scores, take - 1)[:take]
-        found.extend((float(scores[i]), _as_doc(coll.name, stored.rows[i])) for i in top if np.isfinite(scores[i]))
+        scores = similarity.dots(stored.matrix, q)
+        rows = stored.rows
+        wanted = (lambda i, rows=rows: _passes(rows[i], form, path_re)) if filtered else None
+        found.extend((scores[i], _as_doc(coll.name, rows[i])) for i in similarity.best(scores, limit, wanted))
     found.sort(key=lambda pair: -pair[0])
     return found[:limit]
 

