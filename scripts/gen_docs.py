@@ -22,6 +22,7 @@ import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -79,7 +80,7 @@ def qmem_commands() -> list[tuple[str, object]]:
 
 
 @functools.cache
-def _root() -> object:
+def _root() -> Any:
     from qmem.faces.cli.app import command
 
     return command()
@@ -88,13 +89,20 @@ def _root() -> object:
 @functools.cache
 def qmem_help(path: str) -> str:
     """What `qmem PATH --help` prints (the command tree is built once per process)."""
-    from click.testing import CliRunner
+    import io
 
-    with _columns():
-        result = CliRunner().invoke(_root(), [*path.split(), "--help"], prog_name="qmem")
-    if result.exit_code != 0:
-        raise DocsError(f"qmem {path} --help exited {result.exit_code}: {result.output}")
-    return result.output
+    # The command tree's own main, its stdout captured: no click.testing (Typer 0.28 vendors
+    # click and no longer installs it).
+    out = io.StringIO()
+    code: object = 0
+    with _columns(), contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+        try:
+            _root().main(args=[*path.split(), "--help"], prog_name="qmem")
+        except SystemExit as exc:
+            code = exc.code or 0
+    if code != 0:
+        raise DocsError(f"qmem {path} --help exited {code}: {out.getvalue()}")
+    return out.getvalue()
 
 
 def qmd_helps() -> list[tuple[str, str]]:
