@@ -418,6 +418,17 @@ class OpenSearchBackend(ClusterTransport):
             self.trusted.pop(k, None)
         return held
 
+    def still_trusted(self, scope: str, collection: str,
+                      trusted: tuple[Mark, float]) -> tuple[Mark, float] | None:
+        """`trusted` with the mark as read now, when it is closed and still carries its token;
+        else None."""
+        if not self.ensure_scope(scope, create=False):
+            return None
+        now = self.marks.read(scope, collection)
+        if now is not None and now.closed and now.token == trusted[0].token:
+            return now, trusted[1]
+        return None
+
     def sections(self, scope: str, collection: str) -> list[dict]:
         """The stored fields of every section of one collection of one scope."""
         if not self.ensure_scope(scope, create=False):
@@ -589,18 +600,26 @@ class OpenSearchWriter:
                 out[path] = [-1, 0, held.digest, held.sections]
         return out
 
-    def _trusted(self, scope: str, collection: str) -> tuple[Mark, float] | None:
+    def _trusted(self, scope: str, collection: str, verify: bool = False) -> tuple[Mark, float] | None:
         """The state of the collection this machine last matched (`TrustFile`), also given to
-        the backend so that a commit without a read (`remember`) keeps the trust going."""
+        the backend so that a commit without a read (`remember`) keeps the trust going. A
+        commit's open names the state by _seq_no and _primary_term, which identify it only
+        within one index's lifetime (an index made again counts from 0), while the trust file
+        outlives the index: `verify` (a write before any read) takes the state only when the
+        mark read now still carries its token, closed, and then with the numbers read now."""
         k = (scope, collection)
         if k not in self.backend.touched and k not in self.backend.trusted:
             state = self.trust.get(scope, collection)
+            if state is not None and verify:
+                state = self.backend.still_trusted(scope, collection, state)
+                if state is None:
+                    self.backend.touched.add(k)  # its token moved: the entry goes at the end
             if state is not None:
                 self.backend.trusted[k] = state
         return self.backend.trusted.get(k)
 
     def replace_file(self, collection: str, path: str, sections: list, digest: str) -> None:
-        self._trusted(self._scope(collection), collection)
+        self._trusted(self._scope(collection), collection, verify=True)
         self.backend.replace_file(self._scope(collection), collection, path, digest, sections,
                                   origin_of(self.cfg, collection))
 
@@ -610,7 +629,7 @@ class OpenSearchWriter:
     add_prepared = replace_prepared
 
     def delete_file(self, collection: str, path: str) -> None:
-        self._trusted(self._scope(collection), collection)
+        self._trusted(self._scope(collection), collection, verify=True)
         self.backend.delete_file(self._scope(collection), collection, path)
 
     def delete_collection(self, collection: str) -> None:
