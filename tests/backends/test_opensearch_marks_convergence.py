@@ -225,3 +225,78 @@ def test_two_writers_and_a_reader_interleaved_at_random_never_skip_a_change(clus
         want = expected_state(roots[name])
         assert {p: held.get(p) for p in want} == want, name
         check(cluster, *everyone, when=f"the end: {name}")
+
+
+KILLER = r"""
+import os, signal, sys
+from qmem.backends.opensearch import backend as osb, marks
+point = sys.argv[1]
+def die():
+    os.kill(os.getpid(), signal.SIGKILL)
+real_put, real_bulk, real_commit, real_save = marks.Marks._put, osb.OpenSearchBackend._bulk, \
+    osb.OpenSearchBackend.commit, marks.TrustFile.save
+bulks = []
+def put(self, scope, collection, base, open_):
+    if point == "before the close" and base is not None and open_ == 0:
+        die()
+    done = real_put(self, scope, collection, base, open_)
+    if point == "after the open" and open_:
+        die()
+    return done
+def bulk(self, actions, refresh=False):
+    real_bulk(self, actions, refresh=refresh)
+    bulks.append(1)
+    if point == "between bulks":
+        die()
+def commit(self):
+    real_commit(self)
+    if point == "after the close":
+        die()
+def save(self, states):
+    if point == "before the trust file":
+        die()
+    real_save(self, states)
+marks.Marks._put, osb.OpenSearchBackend._bulk, osb.OpenSearchBackend.commit, marks.TrustFile.save = \
+    put, bulk, commit, save
+from qmem.__main__ import main
+main(sys.argv[2:])
+"""
+
+POINTS = ["after the open", "between bulks", "before the close", "after the close", "before the trust file"]
+
+
+def test_a_refresh_killed_at_any_point_leaves_no_machine_skipping_a_change(cluster, ws, tmp_path, cli, monkeypatch):
+    """`kill -9` of a refresh at each point of its commit (after the mark's open, between bulk
+    requests, after the final records before the close, after the close before the manifests,
+    after the manifests before the trust file): no machine then skips the read while it
+    disagrees with the cluster, and the next refreshes converge and trust again (a mark left
+    open is reset once stale)."""
+    import subprocess
+    import sys
+
+    from qmem.backends.opensearch import marks as marks_mod
+
+    from ..conftest import subprocess_env
+
+    twin = tmp_path / "twin"
+    shutil.copytree(ws, twin)  # another machine with the same (synced) files
+    mine, theirs = machine(cluster, tmp_path, "mine", ws), machine(cluster, tmp_path, "theirs", twin)
+    for config in (mine, theirs, mine, theirs):
+        assert cli("--config", config, "index").code == 0
+    later = [0]
+    real_minutes = marks_mod.minutes
+    monkeypatch.setattr(marks_mod, "minutes", lambda: real_minutes() + later[0])
+    for n, point in enumerate(POINTS):
+        for root in (ws, twin):
+            path = root / "memory" / "2026-02-27.md"
+            path.write_text(path.read_text(encoding="utf-8") + f"\n## Killed {n}\n\nnarwhal {n}\n", encoding="utf-8")
+        died = subprocess.run([sys.executable, "-c", KILLER, point, "--config", mine, "index"], env=subprocess_env(),
+                              capture_output=True, text=True, timeout=60)
+        assert died.returncode == -9, (point, died.stderr)
+        check(cluster, mine, theirs, when=f"killed {point}")
+        later[0] += marks_mod.STALE_MINUTES + 1  # what a killed writer left open is stale by now
+        for config in (theirs, mine, theirs, mine):
+            assert cli("--config", config, "index").code == 0
+            check(cluster, mine, theirs, when=f"after a refresh, killed {point}")
+        assert cluster.backend().stored_hashes(SCOPE, "main") == expected_state(ws), point
+        assert would_skip(cluster, mine) and would_skip(cluster, theirs), point
