@@ -300,3 +300,32 @@ def test_a_refresh_killed_at_any_point_leaves_no_machine_skipping_a_change(clust
             check(cluster, mine, theirs, when=f"after a refresh, killed {point}")
         assert cluster.backend().stored_hashes(SCOPE, "main") == expected_state(ws), point
         assert would_skip(cluster, mine) and would_skip(cluster, theirs), point
+
+
+def test_a_collection_delete_killed_before_its_mark_goes_leaves_no_machine_skipping(cluster, ws, tmp_path, cli,
+                                                                                    monkeypatch):
+    """delete_collection removes the records, then what no record covered (a delete_by_query),
+    then the mark. Another machine that rewrites the collection just before the delete_by_query
+    (and so trusts its own close) loses those writes to it; if the deleting process dies before
+    the mark goes, that machine must not skip the read."""
+    other = machine(cluster, tmp_path, "other", ws)
+    for _ in range(2):
+        assert cli("--config", other, "index").code == 0
+    deleting = cluster.backend()
+    real_dbq = deleting.client.delete_by_query
+
+    def dbq(**kwargs):
+        (ws / "memory" / "late.md").write_text("# Late\n\nwritten while the collection goes\n", encoding="utf-8")
+        assert cli("--config", other, "index").code == 0  # reads the emptied records, sends its files again
+        return real_dbq(**kwargs)
+
+    def killed(scope, collection):
+        raise KeyboardInterrupt  # the process dies here
+
+    monkeypatch.setattr(deleting.client, "delete_by_query", dbq)
+    monkeypatch.setattr(deleting.marks, "remove", killed)
+    with pytest.raises(KeyboardInterrupt):
+        deleting.delete_collection(SCOPE, "main")
+    check(cluster, other, when="the delete died before the mark went")
+    assert cli("--config", other, "index").code == 0
+    assert cluster.backend().stored_hashes(SCOPE, "main") == expected_state(ws)
