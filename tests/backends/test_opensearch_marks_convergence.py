@@ -329,3 +329,24 @@ def test_a_collection_delete_killed_before_its_mark_goes_leaves_no_machine_skipp
     check(cluster, other, when="the delete died before the mark went")
     assert cli("--config", other, "index").code == 0
     assert cluster.backend().stored_hashes(SCOPE, "main") == expected_state(ws)
+
+
+def test_index_full_reads_every_record_whatever_the_mark_says(cluster, ws, tmp_path, cli, requests_sent):
+    """`qmem index --full` is the way back from anything, a trust that is wrong included: a qmem
+    that predates marks wrote a record of this folder within the hour (its commit moves no mark),
+    which a plain refresh may skip for up to TRUST_SECONDS; --full reads the records and removes it."""
+    from qmem.backends.opensearch.backend import origin_of
+
+    config = machine(cluster, tmp_path, "one", ws)
+    for _ in range(2):
+        assert cli("--config", config, "index").code == 0
+    older = cluster.backend()
+    older.marks.open = lambda scope, collection, trusted: (None, False)  # an older qmem: no mark
+    older.marks.close = lambda scope, collection, mine, chain: None
+    older.replace_file(SCOPE, "main", "memory/ghost.md", "0123456789abcdef", [], origin_of(_cfg(config), "main"))
+    older.commit()
+    assert "memory/ghost.md" in disagreement(cluster, config) and would_skip(cluster, config)
+    requests_sent.clear()
+    assert cli("--config", config, "index", "--full").code == 0
+    assert sum(1 for _, path in requests_sent if path.endswith("/_search")) >= 1, requests_sent
+    assert cluster.backend().stored_hashes(SCOPE, "main") == expected_state(ws)

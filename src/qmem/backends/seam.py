@@ -72,9 +72,10 @@ class Writer(Protocol):
         """Take over what the legacy shared data folder `folder` (`<root>/v<N>`, an older qmem)
         holds for these collections; the parts taken (see `layout.adopt`)."""
 
-    def known_files(self, collection: str, files: dict[str, list]) -> dict[str, list]:
+    def known_files(self, collection: str, files: dict[str, list], read_all: bool = False) -> dict[str, list]:
         """The local manifest's entries (path → [size, mtime_ns, digest, sections]) corrected
-        by what the backend holds; an entry whose hash differs gets size -1 (re-hash)."""
+        by what the backend holds; an entry whose hash differs gets size -1 (re-hash).
+        `read_all` (`index --full`): read what the backend holds, whatever it may trust."""
 
     def replace_file(self, collection: str, path: str, sections: list[Section], digest: str) -> None:
         """The file's sections become `sections` (all of its old ones go); `digest` is the

@@ -244,7 +244,7 @@ def _refresh_collection(
         # every file is read again and compared with the hash the backend holds (a first
         # refresh here, a moved root), or sent again (--full); nothing is deleted first.
         result.full = True
-        held = writer.known_files(coll.name, old.files if old.root == coll.path else {})
+        held = writer.known_files(coll.name, old.files if old.root == coll.path else {}, read_all=full)
         old_files = {rel: [-1, 0, "" if full else entry[2], entry[3]] for rel, entry in held.items()}
     else:
         # The stored entries: built only when the scan differs from them, unless the backend

@@ -595,11 +595,12 @@ class OpenSearchWriter:
     def adopt_legacy(self, folder: str, collections: list[str]) -> list[str]:
         return []  # a legacy folder holds a local index; the cluster is built from the files
 
-    def known_files(self, collection: str, files: dict[str, list]) -> dict[str, list]:
+    def known_files(self, collection: str, files: dict[str, list], read_all: bool = False) -> dict[str, list]:
         import os
 
         scope = self._scope(collection)
-        trusted = self._trusted(scope, collection) if files else None
+        # `read_all` (`index --full`, the way back from anything): never the change mark's skip
+        trusted = self._trusted(scope, collection) if files and not read_all else None
         if self.backend.hashes_unless_unchanged(scope, collection, trusted) is None:
             return dict(files)  # the cluster holds what this machine's manifest says (`marks`)
         mine = origin_of(self.cfg, collection)

@@ -32,7 +32,7 @@ class TantivyWriter(Writer):
         self.created = not os.path.exists(os.path.join(tantivy_dir(self.data_dir), "meta.json"))
         return copied
 
-    def known_files(self, collection: str, files: dict[str, list]) -> dict[str, list]:
+    def known_files(self, collection: str, files: dict[str, list], read_all: bool = False) -> dict[str, list]:
         return files  # the manifest is written after each commit: it is what the index holds
 
     def replace_file(self, collection: str, path: str, sections: list, digest: str = "") -> None:
