@@ -64,7 +64,10 @@ def config_text(prefix: str, user: str, own: str, see: list[str], collections: d
 
 
 def snapshot(admin: osb.OpenSearchBackend, scope: str) -> list[tuple[str, dict]]:
-    """Every document of a scope's index, as the admin reads it."""
+    """Every document of a scope's index, as the admin reads it (after a refresh: a search sees a
+    document as of the last refresh, and the collection's mark is written again after the commit's
+    final refresh, so without one two snapshots of an unchanged scope could differ)."""
+    admin.client.indices.refresh(index=admin.alias(scope), ignore_unavailable=True)
     page = admin.client.search(index=admin.alias(scope), body={"query": {"match_all": {}}, "size": 1000,
                                                                "sort": [{"_id": "asc"}]}, ignore_unavailable=True)
     return [(h["_id"], h["_source"]) for h in page["hits"]["hits"]]
