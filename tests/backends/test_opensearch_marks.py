@@ -156,3 +156,35 @@ def test_the_mark_is_never_a_file_or_a_hit(cluster, ws, tmp_path, cli):
     assert all(doc["path"][0] for doc in backend.sections("agent:alice", "main"))
     backend.delete_collection("agent:alice", "main")
     assert backend.marks.read("agent:alice", "main") is None
+
+
+def test_a_commit_that_fails_leaves_the_mark_open(cluster, ws, tmp_path, cli, requests_sent, monkeypatch):
+    """A bulk refused partway: the writes before it are searchable only at the cluster's next
+    refresh, so the mark stays open (as a killed writer leaves it) and refreshes read in full."""
+    from qmem.backends.opensearch import backend as osb
+    from qmem.base.errors import BackendUnavailableError
+
+    from .test_opensearch_flows import push
+
+    config = machine(cluster, tmp_path, "one", ws)
+    for _ in range(2):
+        assert cli("--config", config, "index").code == 0
+    (ws / "memory" / "new.md").write_text("# New\n\nbeluga\n", encoding="utf-8")
+    writer = cluster.backend()
+    real, calls = writer.client.bulk, []
+
+    def failing_bulk(*args, **kwargs):
+        calls.append(1)
+        if len(calls) > 1:
+            raise BackendUnavailableError("the cluster went away")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(writer.client, "bulk", failing_bulk)
+    monkeypatch.setattr(osb.OpenSearchBackend, "_pause", lambda self, *a: None)
+    with pytest.raises(BackendUnavailableError):
+        push(writer, "agent:alice", "main", ws)
+    assert writer.marks.read("agent:alice", "main").open == 1
+    requests_sent.clear()
+    assert cli("--config", config, "index").code == 0  # reads in full, sends new.md again
+    assert record_reads(requests_sent) >= 1, requests_sent
+    assert cluster.backend().stored_hashes("agent:alice", "main") == expected_state(ws)

@@ -311,12 +311,11 @@ class OpenSearchBackend(ClusterTransport):
         self._close_marks(trust=True)
 
     def abandon(self) -> None:
-        """Close the marks a failed or interrupted commit holds open (trusting nothing); a
-        failure to close is left to the marks' staleness rule, never raised over the first."""
-        try:
-            self._close_marks(trust=False)
-        except Exception:  # the original failure is the one to report
-            self._opened.clear()
+        """A failed or interrupted commit leaves the marks it opened open, as a killed one does:
+        its bulks before the failure become searchable only at the cluster's next refresh, so a
+        close now would let a reader trust a read that misses them. Readers read in full until
+        the count goes stale (`marks.STALE_MINUTES`) or this machine's next commit settles it."""
+        self._opened.clear()
 
     def _close_marks(self, trust: bool) -> None:
         opened, self._opened = self._opened, {}
