@@ -188,3 +188,30 @@ def test_a_commit_that_fails_leaves_the_mark_open(cluster, ws, tmp_path, cli, re
     assert cli("--config", config, "index").code == 0  # reads in full, sends new.md again
     assert record_reads(requests_sent) >= 1, requests_sent
     assert cluster.backend().stored_hashes("agent:alice", "main") == expected_state(ws)
+
+
+def test_a_leaked_count_goes_stale_an_hour_after_it_opened_even_on_a_busy_collection(
+        cluster, ws, tmp_path, cli, requests_sent, monkeypatch):
+    """The time a mark keeps is when it last opened from closed: other writers' opens and closes
+    while a killed writer's count is left do not renew it, so an hour after the leak the next
+    writer resets the count, however busy the collection was meanwhile."""
+    config = machine(cluster, tmp_path, "one", ws)
+    for _ in range(2):
+        assert cli("--config", config, "index").code == 0
+    start = marks_mod.minutes()
+    clock = {"now": start}
+    monkeypatch.setattr(marks_mod, "minutes", lambda: clock["now"])
+    cluster.backend().marks.open("agent:alice", "main", None)  # a writer that dies
+    for n, at in enumerate((20, 40, 59)):  # a busy collection: commits every 20 minutes
+        clock["now"] = start + at
+        (ws / "memory" / f"busy{n}.md").write_text(f"# Busy {n}\n\nnarwhal {n}\n", encoding="utf-8")
+        assert cli("--config", config, "index").code == 0
+        assert cluster.backend().marks.read("agent:alice", "main").open == 1  # still the leaked count
+    clock["now"] = start + marks_mod.STALE_MINUTES + 1
+    (ws / "memory" / "late.md").write_text("# Late\n\nbeluga\n", encoding="utf-8")
+    assert cli("--config", config, "index").code == 0  # resets the stale count, then closes
+    assert cluster.backend().marks.read("agent:alice", "main").open == 0
+    assert cli("--config", config, "index").code == 0
+    requests_sent.clear()
+    assert cli("--config", config, "index").code == 0
+    assert record_reads(requests_sent) == 0, requests_sent

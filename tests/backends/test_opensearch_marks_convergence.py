@@ -193,9 +193,9 @@ def test_two_writers_and_a_reader_interleaved_at_random_never_skip_a_change(clus
         interleave("after a mark read")  # a reader between its first read and its pages
         return found
 
-    def put(self, scope, collection, base, open_):
+    def put(self, scope, collection, base, open_, since):
         interleave("a close" if open_ == 0 else "")
-        done = real_put(self, scope, collection, base, open_)
+        done = real_put(self, scope, collection, base, open_, since)
         if done is not None and open_:
             interleave("an open")
         return done
@@ -236,10 +236,10 @@ def die():
 real_put, real_bulk, real_commit, real_save = marks.Marks._put, osb.OpenSearchBackend._bulk, \
     osb.OpenSearchBackend.commit, marks.TrustFile.save
 bulks = []
-def put(self, scope, collection, base, open_):
+def put(self, scope, collection, base, open_, since):
     if point == "before the close" and base is not None and open_ == 0:
         die()
-    done = real_put(self, scope, collection, base, open_)
+    done = real_put(self, scope, collection, base, open_, since)
     if point == "after the open" and open_:
         die()
     return done

@@ -17,7 +17,7 @@ records, in the scope's index) that every commit changes, read with a real-time 
 Such a trusted state is kept on disk (`TrustFile`) after a refresh that ended cleanly; the next
 refresh skips paging when the mark still carries its token and is closed. A writer killed
 between open and close leaves the mark open: readers then page as before, and the next writer
-resets a count that has been open for over STALE_MINUTES. A qmem that predates marks writes
+resets a count that has been open without a break for over STALE_MINUTES (busy or not). A qmem that predates marks writes
 without them, so trust lasts at most TRUST_SECONDS after the last full read.
 """
 
@@ -30,15 +30,16 @@ import uuid
 from ...base.errors import BackendError
 from .mapping import file_key
 
-STALE_MINUTES = 60  # an open count older than this is a killed writer's
+STALE_MINUTES = 60  # a count open without a break for longer than this holds a killed writer's
 TRUST_SECONDS = 3600  # a full read of the records at least this often, whatever the mark says
 CAS_TRIES = 20
 
 
 class Mark:
-    """One state of a collection's mark: its token, how many writers hold it open, when it was
-    last opened (minutes since the epoch), and the `_seq_no`/`_primary_term` a compare-and-set
-    from this state names."""
+    """One state of a collection's mark: its token, how many writers hold it open, since when it
+    has been open without a break (minutes since the epoch; other writers' opens and closes in
+    between do not move it), and the `_seq_no`/`_primary_term` a compare-and-set from this
+    state names."""
 
     __slots__ = ("token", "open", "at", "seq_no", "primary_term")
 
@@ -90,11 +91,11 @@ class Marks:
         b = self.backend
         b._call(lambda t: b.client.delete(index=b.alias(scope), id=key, routing=key, request_timeout=t), ok={404})
 
-    def _put(self, scope: str, collection: str, base: Mark | None, open_: int) -> Mark | None:
-        """Write the mark `open_`, with a new token, if it is still `base` (None: if there is none);
-        None when another writer changed it first."""
+    def _put(self, scope: str, collection: str, base: Mark | None, open_: int, since: int) -> Mark | None:
+        """Write the mark `open_` (open without a break since `since`), with a new token, if it is
+        still `base` (None: if there is none); None when another writer changed it first."""
         key = mark_key(scope, collection)
-        token, at = uuid.uuid4().hex, minutes()
+        token, at = uuid.uuid4().hex, since
         doc = {"kind": "mark", "scope": scope, "collection": collection, "path": "", "key": key,
                "digest": token, "sections": open_, "high": at, "origin": ""}
         params = ({"op_type": "create"} if base is None
@@ -110,15 +111,18 @@ class Marks:
         """Move the open count by `step` from the state `base` the caller trusts, else from
         whatever the mark holds: (the new state, whether it went from `base` itself)."""
         if base is not None:
-            done = self._put(scope, collection, base, max(0, base.open + step))
+            new = max(0, base.open + step)
+            done = self._put(scope, collection, base, new, base.at if new and base.open else minutes())
             if done is not None:
                 return done, True
         for _ in range(CAS_TRIES):
             now = self.read(scope, collection)
             count = 0 if now is None else now.open
             if now is not None and step > 0 and count and minutes() - now.at > STALE_MINUTES:
-                count = 0  # a writer killed long ago left it open
-            done = self._put(scope, collection, now, max(0, count + step))
+                count = 0  # open without a break for over an hour: a killed writer's count
+            new = max(0, count + step)
+            since = now.at if now is not None and new and count else minutes()
+            done = self._put(scope, collection, now, new, since)
             if done is not None:
                 return done, False
         raise BackendError(f"the change mark of collection {collection!r} of scope {scope!r} kept changing under "
