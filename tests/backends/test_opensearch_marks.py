@@ -215,3 +215,20 @@ def test_a_leaked_count_goes_stale_an_hour_after_it_opened_even_on_a_busy_collec
     requests_sent.clear()
     assert cli("--config", config, "index").code == 0
     assert record_reads(requests_sent) == 0, requests_sent
+
+
+def test_a_collection_delete_that_fails_leaves_the_mark_open(cluster, ws, tmp_path, cli, monkeypatch):
+    """A delete_by_query that keeps failing: its deletes may not be searchable yet, so the mark
+    stays open (as after a failed commit) and nobody trusts a read of the collection meanwhile."""
+    from qmem.backends.opensearch import backend as osb
+    from qmem.base.errors import BackendUnavailableError
+
+    config = machine(cluster, tmp_path, "one", ws)
+    assert cli("--config", config, "index").code == 0
+    deleting = cluster.backend()
+    monkeypatch.setattr(osb.OpenSearchBackend, "_pause", lambda self, *a: None)
+    monkeypatch.setattr(deleting.client, "delete_by_query",
+                        lambda **kw: {"failures": [{"cause": "shard went away"}], "deleted": 0})
+    with pytest.raises(BackendUnavailableError, match="left documents behind"):
+        deleting.delete_collection("agent:alice", "main")
+    assert deleting.marks.read("agent:alice", "main").open == 1

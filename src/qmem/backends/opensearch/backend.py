@@ -369,33 +369,21 @@ class OpenSearchBackend(ClusterTransport):
         policy = self.settings.write_policy()
         problem = None
         # The delete_by_query also takes what another machine wrote since the commit above: the
-        # mark stays open through it (left open if this process dies), so nobody trusts a state
-        # it is changing, and goes once it is done.
-        held, _ = self.marks.open(scope, collection, None)
-        try:
-            for attempt in range(policy.retries + 1):
-                result = self._call(lambda t: self.client.delete_by_query(
-                    index=index, body=body, conflicts="proceed", request_timeout=max(t, 120.0)))
-                problem = _dbq_problem(result)
-                if problem is None:
-                    self.marks.remove(scope, collection)
-                    return
-                if attempt < policy.retries:
-                    self._pause(attempt, policy)
-        except Exception:
-            self._close_quietly(scope, collection, held)
-            raise
-        self._close_quietly(scope, collection, held)
+        # mark stays open through it, so nobody trusts a state it is changing, and goes once it is
+        # done. A delete that fails or dies leaves it open, as a failed commit does (`abandon`):
+        # its deletes may not be searchable yet.
+        self.marks.open(scope, collection, None)
+        for attempt in range(policy.retries + 1):
+            result = self._call(lambda t: self.client.delete_by_query(
+                index=index, body=body, conflicts="proceed", request_timeout=max(t, 120.0)))
+            problem = _dbq_problem(result)
+            if problem is None:
+                self.marks.remove(scope, collection)
+                return
+            if attempt < policy.retries:
+                self._pause(attempt, policy)
         raise BackendUnavailableError(f"deleting collection {collection!r} of scope {scope!r} left documents "
                                       f"behind ({problem}); run it again")
-
-    def _close_quietly(self, scope: str, collection: str, held: Mark) -> None:
-        """Close a mark after a failure (trusting nothing); a close that fails too is left to
-        the marks' staleness rule, never raised over the first failure."""
-        try:
-            self.marks.close(scope, collection, held, False)
-        except Exception:  # the original failure is the one to report
-            pass
 
     # -- reads ---------------------------------------------------------------------------
     def stored_hashes(self, scope: str, collection: str) -> dict[str, StoredFile]:
