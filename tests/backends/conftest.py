@@ -9,9 +9,13 @@ fresh clone of osmem-server, an in-memory OpenSearch-compatible server.
 from __future__ import annotations
 
 import os
+import shutil
 import uuid
+from pathlib import Path
 
 import pytest
+
+from ..conftest import SAMPLE
 
 LIVE_URL = os.environ.get("QMEM_OPENSEARCH_URL")
 
@@ -94,3 +98,11 @@ def requests_sent(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
 
     monkeypatch.setattr(transport.Transport, "perform_request", record)
     return sent
+
+
+@pytest.fixture
+def ws(tmp_path: Path) -> Path:
+    """A copy of the sample workspace, for a test to change."""
+    dest = tmp_path / "ws"
+    shutil.copytree(SAMPLE, dest)
+    return dest

@@ -10,7 +10,6 @@ test_opensearch_live.py.
 
 from __future__ import annotations
 
-import shutil
 import socket
 import threading
 from pathlib import Path
@@ -26,7 +25,6 @@ from qmem.base.errors import EXIT_UNAVAILABLE, BackendError, BackendUnavailableE
 from qmem.engine.scan import scan
 from qmem.engine.sync import read_sections
 
-from ..conftest import SAMPLE
 
 pytest.importorskip("opensearchpy")
 
@@ -72,13 +70,6 @@ def section_count(backend: osb.OpenSearchBackend, scope: str, collection: str) -
 
 def paths(backend: osb.OpenSearchBackend, text: str, scopes: list[str]) -> list[tuple[str, str]]:
     return [(doc["scope"][0], doc["path"][0]) for _, doc in backend.search(query.parse(text), scopes, 20)]
-
-
-@pytest.fixture
-def ws(tmp_path: Path) -> Path:
-    dest = tmp_path / "ws"
-    shutil.copytree(SAMPLE, dest)
-    return dest
 
 
 def test_each_scope_gets_an_index_behind_an_alias_with_a_strict_mapping(cluster, backend):

@@ -13,7 +13,6 @@ import pytest
 
 from qmem.backends.opensearch import marks as marks_mod
 
-from ..conftest import SAMPLE
 from .test_opensearch_flows import expected_state
 
 pytest.importorskip("opensearchpy")
@@ -29,13 +28,6 @@ def machine(cluster, tmp_path: Path, name: str, root: Path) -> str:
 
 def record_reads(log: list[tuple[str, str]]) -> int:
     return sum(1 for method, path in log if path.endswith("/_search"))
-
-
-@pytest.fixture
-def ws(tmp_path: Path) -> Path:
-    dest = tmp_path / "ws"
-    shutil.copytree(SAMPLE, dest)
-    return dest
 
 
 def test_a_refresh_with_nothing_to_do_reads_the_mark_and_no_record(cluster, ws, tmp_path, cli, requests_sent):

@@ -18,7 +18,6 @@ from pathlib import Path
 
 import pytest
 
-from ..conftest import SAMPLE
 from .test_opensearch_flows import expected_state
 
 pytest.importorskip("opensearchpy")
@@ -83,13 +82,6 @@ def check(cluster, *configs: str, when: str = "") -> None:
     for config in configs:
         if would_skip(cluster, config):
             assert not disagreement(cluster, config), (when, config, disagreement(cluster, config))
-
-
-@pytest.fixture
-def ws(tmp_path: Path) -> Path:
-    dest = tmp_path / "ws"
-    shutil.copytree(SAMPLE, dest)
-    return dest
 
 
 def test_a_trust_from_an_index_made_again_is_never_taken_by_a_commit(cluster, ws, tmp_path, cli, monkeypatch):

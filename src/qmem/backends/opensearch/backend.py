@@ -301,8 +301,8 @@ class OpenSearchBackend(ClusterTransport):
 
     def commit(self) -> None:
         """Every buffered change lands; with `settings.refresh` it is searchable on return. The
-        marks the commit opened are closed after its last write, also when a write failed
-        (its writes are over: readers must read again)."""
+        marks the commit opened are closed after its last write; a failed commit leaves them
+        open (`abandon`)."""
         try:
             self._commit_writes()
         except BaseException:
@@ -410,7 +410,7 @@ class OpenSearchBackend(ClusterTransport):
             self.trusted.pop(k, None)
             return self.stored_hashes(scope, collection)
         before = self.marks.read(scope, collection)
-        if trusted is not None and before is not None and before.closed and before.token == trusted[0].token:
+        if trusted is not None and before is not None and before.carries(trusted[0]):
             self.trusted[k] = (before, trusted[1])
             return None
         read_at = time.time()
@@ -429,7 +429,7 @@ class OpenSearchBackend(ClusterTransport):
         if not self.ensure_scope(scope, create=False):
             return None
         now = self.marks.read(scope, collection)
-        if now is not None and now.closed and now.token == trusted[0].token:
+        if now is not None and now.carries(trusted[0]):
             return now, trusted[1]
         return None
 
@@ -562,7 +562,7 @@ class OpenSearchWriter:
 
     def __exit__(self, kind: object, *exc: object) -> None:
         """A refresh that ended cleanly (its manifests saved) records what it may trust next
-        time; one that failed closes the marks it holds open and records nothing."""
+        time; one that failed leaves the marks it holds open (`abandon`) and records nothing."""
         try:
             if kind is None:
                 self.trust.save({k: self.backend.trusted.get(k) for k in self.backend.touched})

@@ -54,6 +54,10 @@ class Mark:
     def closed(self) -> bool:
         return self.open == 0
 
+    def carries(self, trusted: Mark) -> bool:
+        """Closed with the token of a state a machine matched: nothing was written since."""
+        return self.closed and self.token == trusted.token
+
     def same(self, other: Mark | None) -> bool:
         return other is not None and other.token == self.token and other.open == self.open
 
