@@ -7,19 +7,19 @@ import time
 
 import pytest
 
-from qmem.base import fsutil
+from qmem.base import fsutil, writes
 
 
 def test_atomic_write_replaces_and_leaves_no_temp_files(tmp_path):
     target = tmp_path / "sub" / "f.txt"
-    fsutil.atomic_write(str(target), "one")
-    fsutil.atomic_write(str(target), "二")
+    writes.atomic_write(str(target), "one")
+    writes.atomic_write(str(target), "二")
     assert target.read_text(encoding="utf-8") == "二"
     assert os.listdir(target.parent) == ["f.txt"]
 
 
 def _hold_lock(path, ready, seconds):
-    lock = fsutil.FileLock(path, timeout=1)
+    lock = writes.FileLock(path, timeout=1)
     assert lock.acquire()
     ready.set()
     time.sleep(seconds)
@@ -34,9 +34,9 @@ def test_file_lock_times_out_while_another_process_holds_it(tmp_path):
     try:
         assert ready.wait(10)
         started = time.monotonic()
-        assert not fsutil.FileLock(path, timeout=0.3).acquire()
+        assert not writes.FileLock(path, timeout=0.3).acquire()
         assert 0.25 <= time.monotonic() - started < 1.2
-        lock = fsutil.FileLock(path, timeout=5)
+        lock = writes.FileLock(path, timeout=5)
         assert lock.acquire()  # released when the holder is done
         lock.release()
     finally:
@@ -51,14 +51,14 @@ def test_lock_is_released_when_holder_is_killed(tmp_path):
     assert ready.wait(10)
     proc.kill()
     proc.join(10)
-    lock = fsutil.FileLock(path, timeout=2)
+    lock = writes.FileLock(path, timeout=2)
     assert lock.acquire()
     lock.release()
 
 
 def _append_many(path, tag, count):
     for i in range(count):
-        fsutil.append_locked(path, f"{tag}-{i:04d}-" + "x" * 200 + "\n")
+        writes.append_locked(path, f"{tag}-{i:04d}-" + "x" * 200 + "\n")
 
 
 def test_concurrent_appends_never_interleave(tmp_path):

@@ -9,7 +9,7 @@ import pytest
 from qmem.base import config, layout
 from qmem.engine import manifest, reading, sync
 from qmem.base.errors import IndexBusyError
-from qmem.base.fsutil import FileLock
+from qmem.base.writes import FileLock
 
 from ..helpers import index_snapshot
 

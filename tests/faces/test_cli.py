@@ -225,7 +225,7 @@ def test_config_option_and_bad_config(cli, workspace, tmp_path):
 
 def test_busy_index_exit_code(cli, indexed):
     from qmem.base import config, layout
-    from qmem.base.fsutil import FileLock
+    from qmem.base.writes import FileLock
 
     lock = FileLock(layout.lock_path(config.load().data_dir), timeout=1)
     assert lock.acquire()

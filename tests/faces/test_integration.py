@@ -12,7 +12,7 @@ import pytest
 
 from qmem.base import config, layout
 from qmem.engine import retrieve, search
-from qmem.base.fsutil import FileLock
+from qmem.base.writes import FileLock
 
 from ..conftest import PYTHON, subprocess_env
 

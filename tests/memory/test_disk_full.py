@@ -13,7 +13,7 @@ import uuid
 
 import pytest
 
-from qmem.base import fsutil
+from qmem.base import writes
 from qmem.base.errors import EXIT_IOERR, DiskFullError
 
 from ..conftest import PYTHON, subprocess_env
@@ -34,7 +34,7 @@ def _short_then_full(monkeypatch, keep: int = 100) -> None:
             return real(fd, bytes(data[:keep]))
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr(fsutil.os, "write", write)
+    monkeypatch.setattr(writes.os, "write", write)
 
 
 def test_append_short_write_is_rolled_back_and_typed(tmp_path, monkeypatch):
@@ -42,7 +42,7 @@ def test_append_short_write_is_rolled_back_and_typed(tmp_path, monkeypatch):
     log.write_bytes(b"# log\n- kept\n")
     _short_then_full(monkeypatch)
     with pytest.raises(DiskFullError) as caught:
-        fsutil.append_locked(str(log), "- " + "x" * 6000 + "\n")
+        writes.append_locked(str(log), "- " + "x" * 6000 + "\n")
     assert caught.value.exit_code == EXIT_IOERR
     assert "disk full" in str(caught.value)
     assert log.read_bytes() == b"# log\n- kept\n"  # nothing half-written
@@ -51,11 +51,11 @@ def test_append_short_write_is_rolled_back_and_typed(tmp_path, monkeypatch):
 def test_a_short_write_that_the_disk_finishes_writes_every_byte(tmp_path, monkeypatch):
     """os.write may write less than asked without an error: the rest must follow."""
     real = os.write
-    monkeypatch.setattr(fsutil.os, "write", lambda fd, data: real(fd, bytes(data[:1000])))
+    monkeypatch.setattr(writes.os, "write", lambda fd, data: real(fd, bytes(data[:1000])))
     log = tmp_path / "log.md"
     entry = "- " + "y" * 6000 + "\n"
-    fsutil.append_locked(str(log), entry)
-    fsutil.atomic_write(str(tmp_path / "f.md"), entry)
+    writes.append_locked(str(log), entry)
+    writes.atomic_write(str(tmp_path / "f.md"), entry)
     assert log.read_text() == entry
     assert (tmp_path / "f.md").read_text() == entry
 
@@ -66,7 +66,7 @@ def test_atomic_write_on_a_full_disk_leaves_the_old_file_and_no_temp(tmp_path, m
     target.write_text("old\n")
     _short_then_full(monkeypatch)
     with pytest.raises(DiskFullError):
-        fsutil.atomic_write(str(target), "new " * 3000)
+        writes.atomic_write(str(target), "new " * 3000)
     assert target.read_text() == "old\n"
     assert os.listdir(tmp_path / "w") == ["MEMORY.md"]
 

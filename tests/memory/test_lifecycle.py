@@ -278,7 +278,7 @@ def test_janitor_crash_between_archive_and_source_then_rerun(ws, workspace, monk
 
 def test_janitor_never_loses_a_concurrent_append(ws, workspace):
     path = ws.daily_log(D)
-    from qmem.base.fsutil import append_locked
+    from qmem.base.writes import append_locked
 
     append_locked(path, "- [K] [P1|expire:2026-01-01] expired\n", header="# 2026-02-28\n\n")  # remember refuses a past date
     appended = []

@@ -154,7 +154,7 @@ def test_tree_migrate_reindex_rollback_keep_every_file_private(open_folder, cli)
 def test_a_rewrite_keeps_the_owner_of_the_file_it_replaces(tmp_path):
     if os.geteuid() != 0:
         pytest.skip("only root can make a file another user owns")
-    from qmem.base.fsutil import atomic_write, rewrite_locked
+    from qmem.base.writes import atomic_write, rewrite_locked
 
     path = tmp_path / "MEMORY.md"
     path.write_text("old\n")

@@ -207,7 +207,7 @@ def test_distill_never_loses_a_line_appended_while_it_merges(tmp_path, monkeypat
     import time
     from datetime import date
 
-    from qmem.base.fsutil import append_locked
+    from qmem.base.writes import append_locked
     from qmem.memory import daily, distill
 
     ws = make_ws(tmp_path, "# Memory\n")
@@ -241,7 +241,7 @@ def test_distill_never_copies_an_expired_entry(tmp_path):
 
     ws = make_ws(tmp_path, "# Memory\n")
     today = date(2026, 2, 28)
-    from qmem.base.fsutil import append_locked
+    from qmem.base.writes import append_locked
 
     append_locked(ws.daily_log(today), "- [K] [P1|expire:2026-02-01] stale fact\n",  # remember refuses a past date
                   header="# 2026-02-28\n\n")
@@ -440,7 +440,7 @@ def test_flush_keeps_the_good_lines_and_names_the_bad_ones(tmp_path, cli, monkey
 
 def test_remember_then_search_finds_it_and_a_busy_index_is_said(cli, workspace, monkeypatch):
     from qmem.base import config
-    from qmem.base.fsutil import FileLock
+    from qmem.base.writes import FileLock
     from qmem.base.layout import lock_path
     from qmem.memory import daily
     from qmem.memory.workspace import Workspace

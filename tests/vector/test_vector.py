@@ -67,7 +67,7 @@ def test_interrupted_embed_resumes_from_finished_chunks(cfg, monkeypatch):
 
 
 def test_a_second_embed_at_once_is_refused(cfg):
-    from qmem.base.fsutil import FileLock
+    from qmem.base.writes import FileLock
 
     lock = FileLock(os.path.join(store.store_dir(cfg.data_dir, "main"), "embed.lock"), timeout=0)
     assert lock.acquire()

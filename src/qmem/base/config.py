@@ -13,7 +13,8 @@ import os
 
 from .conventions import DEFAULT_EXCLUDE, SHARED_SCOPE
 from .errors import BadInputError, ConfigError, NotFoundError
-from .fsutil import atomic_write, glob_to_regex
+from .fsutil import glob_to_regex
+from .writes import atomic_write
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs a search's start-up: for the checker only

@@ -130,7 +130,7 @@ def first_build_running(data_dir: str, collections: list[str]) -> bool:
     (on any backend: every refresh writes the manifests and takes this lock)."""
     if any(os.path.exists(manifest_path(data_dir, name)) for name in collections):
         return False
-    from .fsutil import lock_held
+    from .writes import lock_held
 
     return lock_held(lock_path(data_dir))
 
@@ -156,7 +156,7 @@ def claim(data_dir: str, config_file: str) -> None:
     if _looks_whole(owner):
         return
     from . import jsonio
-    from .fsutil import atomic_write
+    from .writes import atomic_write
 
     record = {"config": os.path.realpath(config_file), "created_at": time.time(), "layout": 2}
     atomic_write(owner, jsonio.dump_bytes(record) + b"\n")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from itertools import islice
 
-from ..base.fsutil import atomic_write
+from ..base.writes import atomic_write
 from ..base.layout import manifest_dir, manifest_path
 
 TYPE_CHECKING = False

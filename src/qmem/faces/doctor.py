@@ -26,7 +26,7 @@ from ..base.conventions import human_size as _size
 from ..base.errors import BadInputError, QmemError
 from ..base.install import install_hint
 
-_TMP = re.compile(r"^\..+\.tmp-(\d+)-\d+$")  # fsutil.atomic_write's temp files: .NAME.tmp-PID-NS
+_TMP = re.compile(r"^\..+\.tmp-(\d+)-\d+$")  # writes.atomic_write's temp files: .NAME.tmp-PID-NS
 
 
 class Problem:

@@ -390,7 +390,7 @@ class surrogates_replaced_on_stdin:  # a context manager, used like a function
         threading.Thread(target=self._pump, daemon=True).start()
 
     def _pump(self) -> None:
-        from ..base.fsutil import write_all
+        from ..base.writes import write_all
 
         pending = b""
         try:

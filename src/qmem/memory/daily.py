@@ -1,6 +1,6 @@
 """Writing to the daily log: `remember` (one entry) and `flush` (a batch before compaction).
 
-Appends go through one locked write (`fsutil.append_locked`), so many agents appending at
+Appends go through one locked write (`writes.append_locked`), so many agents appending at
 once lose nothing and never interleave inside a line. A new log starts with `# YYYY-MM-DD`.
 
 What an agent sends cannot forge or drop memory: an entry stays on one line (line breaks
@@ -18,7 +18,7 @@ import unicodedata
 from datetime import date, timedelta
 
 from ..base.errors import BadInputError, IndexBusyError, QmemError
-from ..base.fsutil import append_locked
+from ..base.writes import append_locked
 from ..text import fences
 from . import entries
 from .workspace import Workspace, bare, collection_holding, raw_lines

@@ -24,7 +24,7 @@ from datetime import date
 
 from ..base.conventions import plural
 from ..base.errors import ConfigError, QmemError
-from ..base.fsutil import rewrite_locked
+from ..base.writes import rewrite_locked
 from ..text import fences
 from . import entries
 from .tree import grow as tree_mod

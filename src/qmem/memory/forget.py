@@ -22,7 +22,8 @@ from datetime import date
 import xxhash
 
 from ..base.errors import BadInputError, NotFoundError, brief
-from ..base.fsutil import append_locked, resolve_inside, rewrite_locked
+from ..base.fsutil import resolve_inside
+from ..base.writes import append_locked, rewrite_locked
 from . import entries
 from .daily import make_entry
 from ..text import fences

@@ -27,7 +27,7 @@ import xxhash
 
 from ..text import fences, markdown
 from ..base.errors import QmemError
-from ..base.fsutil import append_locked, rewrite_locked
+from ..base.writes import append_locked, rewrite_locked
 from . import entries
 from .workspace import Workspace, bare, raw_lines
 

@@ -12,7 +12,7 @@ import os
 import time
 
 from ..base.errors import BadInputError
-from ..base.fsutil import append_locked, atomic_write, rewrite_locked
+from ..base.writes import append_locked, atomic_write, rewrite_locked
 from .workspace import Workspace
 
 TYPE_CHECKING = False

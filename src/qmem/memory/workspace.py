@@ -42,7 +42,7 @@ class Workspace:
 
     def new_file_like(self) -> list[str]:
         """Where a new file of text that came from no memory file (an agent's entry) takes its
-        mode from: MEMORY.md, else the workspace folder (see fsutil.atomic_write's `like`)."""
+        mode from: MEMORY.md, else the workspace folder (see writes.atomic_write's `like`)."""
         return [self.memory_md if os.path.isfile(self.memory_md) else self.root]
 
     def rel(self, path: str) -> str:

@@ -24,7 +24,8 @@ from ..backends import open_searcher
 from ..base import jsonio
 from ..base.config import Config
 from ..base.errors import BadInputError, IndexBusyError
-from ..base.fsutil import FileLock, Files, atomic_write
+from ..base.fsutil import Files
+from ..base.writes import FileLock, atomic_write
 from ..base.layout import version_dir
 from ..text.record import body_hash
 from .models import Embedder

@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from qmem.base.fsutil import rewrite_locked
+from qmem.base.writes import rewrite_locked
 from qmem.memory import forget as forget_mod
 from qmem.memory.tree import files as files_mod
 from qmem.memory.tree import grow as tree

@@ -542,7 +542,7 @@ class OpenSearchWriter:
     rebuilds_collections = False  # other machines search it meanwhile: compare, never wipe
 
     def __init__(self, cfg: Config, timeout: float, backend: OpenSearchBackend | None = None) -> None:
-        from ...base.fsutil import FileLock
+        from ...base.writes import FileLock
         from ...base.layout import lock_path, marks_path
 
         self.cfg = cfg

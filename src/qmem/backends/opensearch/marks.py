@@ -177,7 +177,7 @@ class TrustFile:
     def save(self, states: dict[tuple[str, str], tuple[Mark, float] | None]) -> None:
         """Record `states` (None: trust nothing for that collection) and write the file atomically."""
         from ...base import jsonio
-        from ...base.fsutil import atomic_write
+        from ...base.writes import atomic_write
 
         if not states:
             return

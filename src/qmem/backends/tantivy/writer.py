@@ -17,7 +17,8 @@ import os
 import time
 
 from ...base.errors import DataFolderError, IndexBusyError, IndexCorruptError, disk_full, is_disk_full
-from ...base.fsutil import FileLock, unusable_path
+from ...base.fsutil import unusable_path
+from ...base.writes import FileLock
 from ...base.layout import lock_path, tantivy_dir, version_dir
 from .seal import SEAL_NAME as _SEAL_NAME, SEAL_VERSION
 
@@ -199,7 +200,7 @@ def inspect(data_dir: str) -> tuple[str | None, int]:
     inspected must not be sealed."""
     import marshal
 
-    from ...base.fsutil import atomic_write
+    from ...base.writes import atomic_write
 
     signature = _signature(tantivy_dir(data_dir))
     seal_path = os.path.join(version_dir(data_dir), _SEAL_NAME)

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 import xxhash
 
 from ...base.errors import QmemError
-from ...base.fsutil import WriterLock, atomic_write, mode_of
+from ...base.writes import WriterLock, atomic_write, mode_of
 from ..workspace import Workspace
 
 MANIFEST = ".qmem-tree.json"

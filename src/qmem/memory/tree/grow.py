@@ -32,7 +32,7 @@ import time
 from ...text.analysis import estimate_tokens
 from ...base.conventions import plural
 from ...base.errors import BadInputError, QmemError
-from ...base.fsutil import atomic_write
+from ...base.writes import atomic_write
 from .files import (  # noqa: F401 - re-exported: callers and tests reach them as tree.<name>
     MANIFEST, TreeError, TreeResult, backup_original, check_folders, digest, file_digest, file_text, files_under,
     load_manifest, manifest_path, open_tree, prune_backups, read_bytes, read_tree, recover, rescue_file, stage,

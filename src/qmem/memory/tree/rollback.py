@@ -10,7 +10,7 @@ import difflib
 import os
 
 from ...text.analysis import estimate_tokens
-from ...base.fsutil import atomic_write
+from ...base.writes import atomic_write
 from .files import (
     MANIFEST, TreeError, TreeResult, digest, file_digest, file_text, files_under, load_manifest, manifest_path,
     open_tree, read_bytes, remove_empty_dirs, rescue_dir, rescue_file, writers_lock,
