@@ -63,7 +63,7 @@ def disagreement(cluster, config: str) -> dict[str, tuple]:
     another folder wrote of files this one neither has nor lists are left out (`known_files`)."""
     import os
 
-    from qmem.backends.opensearch.backend import origin_of
+    from qmem.backends.opensearch.adapters import origin_of
     from qmem.engine import manifest as manifests
 
     cfg = _cfg(config)
@@ -327,7 +327,7 @@ def test_index_full_reads_every_record_whatever_the_mark_says(cluster, ws, tmp_p
     """`qmem index --full` is the way back from anything, a trust that is wrong included: a qmem
     that predates marks wrote a record of this folder within the hour (its commit moves no mark),
     which a plain refresh may skip for up to TRUST_SECONDS; --full reads the records and removes it."""
-    from qmem.backends.opensearch.backend import origin_of
+    from qmem.backends.opensearch.adapters import origin_of
 
     config = machine(cluster, tmp_path, "one", ws)
     for _ in range(2):

@@ -215,8 +215,11 @@ def test_ctrl_c_on_watch_exits_cleanly(indexed):
 
 # -- finding 6: get (and snippets) never read through a folder swapped for a link -----------------
 
+# The real folder stays in place a moment each round (the sleep): without it the real state lasted
+# one syscall a round, and on a loaded machine no search in 400 read the file while it was there,
+# so the test could not tell a refusal of everything from a correct answer.
 SWAPPER = """
-import os, sys
+import os, sys, time
 root, outside = sys.argv[1], sys.argv[2]
 mem, parked = os.path.join(root, "memory"), os.path.join(root, "memory.real")
 while not os.path.exists(os.path.join(root, "stop")):
@@ -224,6 +227,7 @@ while not os.path.exists(os.path.join(root, "stop")):
     os.symlink(outside, mem)
     os.unlink(mem)
     os.rename(parked, mem)
+    time.sleep(0.0002)
 """
 
 

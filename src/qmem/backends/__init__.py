@@ -34,7 +34,7 @@ def open_writer(cfg: Config, timeout: float | None = None) -> Writer:
     """The writer of one refresh (a context manager holding this config's lock)."""
     timeout = cfg.lock_timeout if timeout is None else timeout
     if _cluster(cfg):
-        from .opensearch.backend import OpenSearchWriter
+        from .opensearch.adapters import OpenSearchWriter
 
         return OpenSearchWriter(cfg, timeout)
     from .tantivy.refresh import TantivyWriter
@@ -46,7 +46,7 @@ def open_searcher(cfg: Config) -> Searcher:
     """A searcher of this config's index; it opens the index on first use, so creating one
     costs nothing (a face may keep it open: see `Searcher.reload`)."""
     if _cluster(cfg):
-        from .opensearch.backend import OpenSearchSearcher
+        from .opensearch.adapters import OpenSearchSearcher
 
         return OpenSearchSearcher(cfg)
     from .tantivy.searcher import TantivySearcher
