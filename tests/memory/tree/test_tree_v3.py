@@ -346,4 +346,4 @@ def test_a_concept_listed_in_one_language_is_found_in_its_translations():
     Japanese forms were not."""
     assert domain("Current state (as of 2026-02-27)", "- 41 of 63 meters online\n") == "projects"
     assert domain("ロードマップ", "- 3 月：検索\n") == "projects"
-    assert domain("技術スタック", "- Next.js\n") == "infrastructure"
+    assert domain("技術スタック", "- Next.js\n") == "codebase"  # session 4: a tech stack is the code's (was infrastructure)

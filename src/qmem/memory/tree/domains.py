@@ -125,7 +125,7 @@ def heading_text(heading: str) -> str:
     """The heading as cues see it: no tags, comments, emoji or leading punctuation."""
     text = fold(bare_title(heading))
     text = _PIN_TAG.sub("", text)
-    return re.sub(r"^[^\w]+", "", text).strip()
+    return re.sub(r"^[^\w$€£¥₩₫]+", "", text).strip()  # a heading of currency signs ("$$") is about money
 
 
 def _in_future(head: str) -> bool:

@@ -23,7 +23,9 @@ from .cues import ABBREVIATIONS, HEADING_ONLY
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 _KANA = re.compile(r"[\u3040-\u30ff]")
-_WORD = re.compile(r"[\w]+")  # after folding: Latin letters with accents, digits, _ (and CJK runs, skipped)
+# After folding: runs of letters with accents, digits and `_` outside the CJK scripts. A Latin word
+# written against CJK text ("Discord统一CLI", "skill迭代记录") is a word of its own: CJK is matched apart.
+_WORD = re.compile(r"[^\W\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]+")
 MAX_WORDS = 4
 _CURRENCY_ALONE = re.compile(r"(?<![\w$€£¥₩₫])[$€£¥₩₫]{1,3}(?![\w$€£¥₩₫])")
 _BODY_FORMS = {short: tuple(long.split()) for short, long in ABBREVIATIONS.items()}
