@@ -527,7 +527,7 @@ _MORE: dict[str, dict[str, list[str]]] = {
         "vi": ["mục tiêu", "nhiệm vụ", "ý tưởng", "câu hỏi mở", "lộ trình", "ưu tiên"],
     },
     "business": {
-        "en": ["customer support", "user support", "support tickets", "helpdesk", "refunds", "payments", "payment",
+        "en": ["customer support", "user support", "support tickets", "helpdesk", "refunds",
                "hourly rate", "per hour", "tutoring", "private lessons", "grants", "grant", "sponsors", "donations",
                "side gig", "money?"],
         "zh": ["客服", "售后", "退款", "付款", "收款", "时薪", "家教", "资助", "赞助"],
@@ -660,9 +660,13 @@ _MORE: dict[str, dict[str, list[str]]] = {
     },
 }
 for _domain, _by_language in _MORE.items():
+    # a word the domain lists already (in any language) is not listed again: a cue the table holds
+    # twice weighs half (the matcher splits a word's weight between the entries that list it)
+    _listed = {w for words in CUES[_domain].values() for w in words}
     for _lang, _words in _by_language.items():
-        _have = CUES[_domain].setdefault(_lang, [])
-        _have += [w for w in _words if w not in _have]
+        _new = [w for w in dict.fromkeys(_words) if w not in _listed]
+        CUES[_domain].setdefault(_lang, []).extend(_new)
+        _listed.update(_new)
 RULE_HEADINGS += ["règles", "consignes", "principes", "regras", "diretrizes", "princípios", "правила", "инструкции",
                   "принципы", "约定", "約定", "取り決め", "약속"]
 INSTRUCTION_WORDS += ["toujours", "jamais", "ne pas", "il faut", "interdit", "obligatoire", "sempre", "não faça",
