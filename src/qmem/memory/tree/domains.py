@@ -36,7 +36,7 @@ import time
 from ...base.errors import ConfigError
 from .. import secrets, shared
 from .cues import CUES, EMOJI, INSTRUCTION_WORDS, RULE_HEADINGS, TOPICLESS, kana_only
-from .match import Matcher, fold, for_table, has_kana, matcher, stems
+from .match import Matcher, fold, for_table, has_kana, matcher, stems, words_of
 from .matter import CLOSED, OPEN, state
 from .units import bare_title
 
@@ -65,7 +65,6 @@ _TOPICLESS_CJK = re.compile("|".join(sorted((re.escape(w) for w in TOPICLESS if 
 _COMMENT_TAG = re.compile(r"<!--\s*domain\s*:\s*([^\s>]+)\s*-->", re.IGNORECASE)
 _BRACKET_TAG = re.compile(r"\[([A-Za-z][A-Za-z0-9_-]{1,30})\]")
 _PIN_TAG = re.compile(r"\[(?:pin|p0)\]", re.IGNORECASE)
-_SLUG = re.compile(r"[^a-z0-9\u00c0-\u024f\u1e00-\u1eff\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af-]+")
 _ENTRY_TYPE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[^\]]*\]\s*)*?\[([P!])\]")
 _MONEY = re.compile(r"(?i)[$€£¥₫]\s?\d[\d,.]*|\d[\d,.]*\s?(?:€|元|円|萬元|万元|đồng|nghìn|triệu|usd|eur|rmb|"
                     r"港幣|港币|台幣|dollars?|euros?)(?![a-z])")
@@ -93,7 +92,9 @@ _DATE = re.compile(r"\d{4}[-/.年]\d{1,2}(?:[-/.月]\d{1,2}日?)?|\b(?:19|20)\d\
 
 
 def domain_slug(name: str) -> str:
-    return _SLUG.sub("-", fold(name).strip()).strip("-") or GENERAL
+    """A folder name for a domain: its words in any script (Cyrillic, Greek, Devanagari… as well
+    as Latin and CJK) joined by hyphens; `general` only when it has no letter or digit at all."""
+    return "-".join(words_of(fold(name), keep="-")).strip("-") or GENERAL
 
 
 def load_table(tree_config: dict[str, object], config_file: str = "") -> dict[str, list[str]]:
@@ -159,7 +160,8 @@ def heading_domain(heading: str) -> str:
     text = shorter or text
     if _CJK.search(text) and not re.search(r"[a-z]{3}", text):
         return domain_slug(re.sub(r"\s+", "", text)[:8])
-    words = [w for w in re.findall(r"[\w']+", text) if not w.isdigit()] or re.findall(r"[\w']+", text)
+    every = words_of(text, keep="'")
+    words = [w for w in every if not w.isdigit()] or every
     return domain_slug(" ".join(words[:HEADING_DOMAIN_WORDS]))
 
 

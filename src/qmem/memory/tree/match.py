@@ -45,6 +45,23 @@ def expand(tokens: list[str], heading: bool) -> list[str]:
 _NOTHING: tuple[tuple[str, ...], tuple] = ((), ())
 
 
+def words_of(text: str, keep: str = "") -> list[str]:
+    """The words of a short text (a heading): runs of letters, digits and combining marks, and of
+    `keep`. `\\w` alone cuts Devanagari, Thai or decomposed accented words at their vowel signs
+    and marks ("सुरक्षा" → स, र, क, ष); one pass per character, so only for headings, not bodies."""
+    out: list[str] = []
+    run: list[str] = []
+    for ch in text:
+        if ch in keep or unicodedata.category(ch)[0] in "LMN":
+            run.append(ch)
+        elif run:
+            out.append("".join(run))
+            run = []
+    if run:
+        out.append("".join(run))
+    return out
+
+
 def has_kana(text: str) -> bool:
     """Is any of the text Japanese kana (the one sure sign of Japanese among CJK scripts)?"""
     return bool(_KANA.search(text))

@@ -14,6 +14,7 @@ section is cut into. Pure functions of text.
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from ...text import fences, markdown
 from ...text.analysis import estimate_tokens
@@ -21,7 +22,6 @@ from ..workspace import raw_lines
 
 SLUG_CHARS = 40
 COMMENT = re.compile(r"<!--.*?-->")
-_SLUG_DROP = re.compile(r"[^\w\s-]")
 _SEPARATOR = re.compile(r"^\s*(?:§|-{3,}|\*{3,}|_{3,})\s*$")
 _TOP_ITEM = re.compile(r"^(?:[-*+]|\d+[.)])\s+\S")
 _BOLD = re.compile(r"^\s*(?:[-*+]|\d+[.)])?\s*(?:\*\*|__)(.+?)(?:\*\*|__)")
@@ -174,7 +174,8 @@ def leaf_slug(title: str) -> str:
     """A short readable file name: lowercase, punctuation and emoji dropped, spaces → hyphens,
     CJK and accented letters kept; at most SLUG_CHARS characters, cut at a word boundary."""
     text = bare_title(title).lower()
-    text = _SLUG_DROP.sub("", text).replace("_", "-")
+    text = "".join(ch for ch in text if ch.isalnum() or ch in "_-" or ch.isspace()
+                   or unicodedata.category(ch)[0] == "M").replace("_", "-")  # marks too: सुरक्षा stays whole
     text = re.sub(r"[\s-]+", "-", text).strip("-")
     if len(text) <= SLUG_CHARS:
         return text
