@@ -308,6 +308,37 @@ def test_a_snippet_points_at_the_named_persons_message_in_a_log_of_many(tmp_path
     assert day.line == line and "西湖" in day.snippet.text
 
 
+def test_another_persons_look_alike_question_does_not_hide_the_named_persons_answer(tmp_path):
+    """In a group log, `静静买了什么牌子的车？` is about 静静: another person's `小3你新车什么牌子？`
+    holds the question's rarer words but not the person, and the answer (静静's own message)
+    holds only the name and 车. An entry that names no one the question names counts less,
+    so the day shows 静静's message, not the look-alike exchange."""
+    chatter = ["- 小李: 今天好累", "- 静静: 晚安各位", "- 老周: 早上好", "- 小美: 又下雨了"]
+    files = {}
+    for day in range(1, 7):
+        lines = [f"# 2026-03-0{day}", "", *chatter, f"- 阿芳: 小{day}你新车什么牌子？", f"- 小{day}: 丰田的，开着挺顺",
+                 *chatter]
+        if day == 3:
+            lines.append("- 静静: 提了辆本田的新车，开着挺顺")
+        files[f"memory/2026-03-0{day}.md"] = "\n".join(lines + chatter) + "\n"
+    cfg = _collection(tmp_path, files)
+    hits = search.search(cfg, "静静买了什么牌子的车？", SearchOptions(limit=3, snippet_lines=2))
+    day = next(h for h in hits if h.path == "memory/2026-03-03.md")
+    assert "本田" in day.snippet.text and day.line == 13
+
+
+def test_a_two_party_log_names_no_one():
+    """用户 and AI are roles, not people a question is about: in a log of two speakers no entry
+    is weighed down for not holding the speaker the question happens to name."""
+    from qmem.text import snippets
+
+    body = "- 用户: 你好，AI\n  - AI: 你好\n- 用户: 推荐一部电影\n  - AI: 《肖申克的救赎》"
+    sc = snippets.scorer(body, [("A", "I"), ("电", "影")])
+    assert snippets.named_units([sc]) == set()
+    group = snippets.scorer("- 小王: 晚安\n- 小李: 早\n- 阿杰: 小王你家猫叫啥", [("小", "王"), ("猫",)])
+    assert snippets.named_units([group]) == {0}
+
+
 def test_entry_rarity_of_sections_of_one_entry_is_their_section_rarity():
     """A collection of one-paragraph sections (abstracts, passages): entry-level weights are the
     section-level ones, so SciFact-like ranking and snippets are unchanged."""

@@ -394,6 +394,7 @@ def _run(cfg: Config, form: query_mod.QueryForm, options: SearchOptions, searche
         if hit is not None:
             read.append((date_factor, recency_factor, doc, hit))
     scorers = [snippets.scorer(hit.body, units) for _, _, _, hit in read]
+    snippets.named_units(scorers)
     # what a snippet shows is chosen with each unit's rarity among entries too (see
     # `entry_rarity`); ranking keeps the section-level weights
     shown = show_weights(counts, [*form.should, *form.must], scorers, weights) if counts is not None else weights

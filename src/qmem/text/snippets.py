@@ -41,6 +41,11 @@ _COLONS = ":："
 _ASKS = ("?", "？")
 # An occurrence of a query unit as a message's speaker counts this many times (see `_credit_speakers`).
 SPEAKER_COUNT = 3
+# In a log of at least GROUP_SPEAKERS people, a question that names one of them (a query unit
+# that speaks a message there) asks about that person: an entry that neither names nor is
+# spoken by any person the question names scores this share (see `named_units`).
+GROUP_SPEAKERS = 3
+NAMELESS = 0.2
 
 
 class Snippet:
@@ -76,13 +81,16 @@ class _Scorer:
     weight, saturated by frequency, mildly normalised by the candidate's length against the
     section's mean entry)."""
 
-    __slots__ = ("lines", "line_units", "spans", "line_len", "entries", "replies", "avg_len", "weights")
+    __slots__ = ("lines", "line_units", "spans", "line_len", "entries", "replies", "avg_len", "weights", "speakers",
+                 "named")
 
     def __init__(self, body: str, units: list[tuple[str, ...]], weights: list[float] | None) -> None:
         self.lines = body.split("\n")
         self.weights = weights if weights is not None and len(weights) == len(units) else [1.0] * len(units)
         self.line_units, self.spans, self.line_len = _mark(body, self.lines, units)
-        _credit_speakers(self.lines, self.line_units, self.spans)
+        # the units that speak a message here, and how many people speak
+        self.speakers = _credit_speakers(self.lines, self.line_units, self.spans)
+        self.named: set[int] = set()  # the people the question names (`named_units`), for every section
         self.entries = _entries(self.lines)
         self.replies = _replies(self.entries, self.lines)
         self.avg_len = max(1.0, sum(self.line_len) / max(1, len(self.entries)))
@@ -99,7 +107,8 @@ class _Scorer:
             return 0.0
         norm = _K1 * (1 - _B + _B * length / self.avg_len)
         weights = self.weights
-        return sum(weights[u] * n * (_K1 + 1) / (n + norm) for u, n in counts.items())
+        score = sum(weights[u] * n * (_K1 + 1) / (n + norm) for u, n in counts.items())
+        return score * NAMELESS if self.named and self.named.isdisjoint(counts) else score
 
     def scored(self, width: int) -> list[tuple[float, int, int]]:
         """(score, first row, last row) of every entry and exchange, best first; a candidate
@@ -119,22 +128,49 @@ class _Scorer:
 
 
 def _credit_speakers(lines: list[str], line_units: list[dict[int, int]],
-                     spans: list[list[tuple[int, int, int]]]) -> None:
+                     spans: list[list[tuple[int, int, int]]]) -> tuple[set[int], int]:
     """A query unit that is a message's speaker (`- [13:10] 小罗: …`) counts SPEAKER_COUNT times
     there: a question that names a person asks about that person's own messages, and in a log
-    of many people the name is in nearly every section (a low weight) but in few lines."""
+    of many people the name is in nearly every section (a low weight) but in few lines.
+    Returns the units that speak somewhere and how many people speak in these lines."""
+    spoken: set[int] = set()
+    people: set[str] = set()
     for row, units in enumerate(line_units):
-        if not units:
-            continue
         line = lines[row]
-        name = _speaker(line)
+        name = _speaker(line) if units or len(people) < GROUP_SPEAKERS else ""
         if not name:
+            continue
+        people.add(name)
+        if not units:
             continue
         start = line.find(name, 0, _lead_end(line))
         end = start + len(name)
-        for unit in {u for s, e, u in spans[row] if start <= s and e <= end}:
+        inside = [(s, e, u) for s, e, u in spans[row] if start <= s and e <= end]
+        for unit in {u for _, _, u in inside}:
             if unit in units:
                 units[unit] *= SPEAKER_COUNT
+        # a unit of two or more characters of the name names the person (阿强, not 阿 of 阿芳)
+        wide: dict[int, int] = {}
+        for s, e, u in inside:
+            wide[u] = wide.get(u, 0) + (e - s)
+        spoken.update(u for u, n in wide.items() if n >= 2)
+    return spoken, len(people)
+
+
+def named_units(scorers: list[_Scorer]) -> set[int]:
+    """The query units that speak a message in a log of at least GROUP_SPEAKERS people among
+    these sections: the people the question is about. Each scorer then weighs an entry that
+    holds none of them by NAMELESS (another person's look-alike message: `阿芳: 欣欣你新车什么
+    牌子？` for `静静买了什么牌子的车？`). In a two-party log (user and assistant) a role is no
+    one's name, and nothing changes."""
+    named: set[int] = set()
+    for sc in scorers:
+        spoken, people = sc.speakers
+        if people >= GROUP_SPEAKERS:
+            named |= spoken
+    for sc in scorers:
+        sc.named = named
+    return named
 
 
 def scorer(body: str, units: list[tuple[str, ...]]) -> _Scorer:
