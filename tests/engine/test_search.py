@@ -282,6 +282,35 @@ def test_a_section_whose_entry_answers_outranks_one_with_the_words_scattered(tmp
     assert hits[0].explain["entry"] > 0
 
 
+def test_a_day_below_the_first_ten_by_bm25_whose_message_answers_is_re_ranked(tmp_path):
+    """Fourteen days of a log repeat the question's words on messages of their own (a higher
+    section BM25); a longer day holds them together in one message. Where the sections read are
+    long logs the re-ranking by best entry reaches 20 sections deep, so that day is read and
+    ranked first, not left 15th by BM25 alone."""
+    files = {}
+    for day in range(1, 15):
+        lines = [f"# 2026-03-{day:02d}", ""] + [f"- 阿杰: 今天{w}好累" for w in ("小王", "的猫", "猫叫", "名字")] * 3
+        files[f"memory/2026-03-{day:02d}.md"] = "\n".join(lines) + "\n"
+    answer = [f"- 小李: 今天加班{k}" for k in range(20)] + ["- 小王: 我家的猫叫团子，名字是女儿起的"]
+    files["memory/2026-04-01.md"] = "\n".join(["# 2026-04-01", "", *answer]) + "\n"
+    cfg = _collection(tmp_path, files)
+    hits = search.search(cfg, "小王的猫叫什么名字", SearchOptions(limit=3))
+    assert hits[0].path == "memory/2026-04-01.md" and "团子" in hits[0].snippet.text
+
+
+def test_short_sections_are_re_ranked_ten_deep(tmp_path, monkeypatch):
+    """Notes of a few entries are ranked by BM25 about as their entries would be: a search of
+    them reads and marks only the first ten for -n 5 (a cold search costs no extra reads)."""
+    from qmem.text import snippets
+
+    cfg = _collection(tmp_path, {f"notes/n{k:02d}.md": f"# N{k}\n\n- cat food {k}\n- dog\n" for k in range(30)})
+    marked = []
+    real = snippets.scorer
+    monkeypatch.setattr(snippets, "scorer", lambda body, units: marked.append(body) or real(body, units))
+    assert len(search.search(cfg, "cat food", SearchOptions(limit=5))) == 5
+    assert len(marked) == search.RERANK_DEPTH
+
+
 def _group_log(tmp_path, days: int = 10):
     """Days of a group chat where everybody asks the question's common words and one person,
     named in every day's log once, answers on day 4 with none of them."""

@@ -211,11 +211,12 @@ def entry_weights(body: str, units: list[tuple[str, ...]], weights: list[float] 
 
 def make_snippet(body: str, body_line: int, units: list[tuple[str, ...]], max_lines: int,
                  weights: list[float] | None = None, sc: _Scorer | None = None,
-                 rank_weights: list[float] | None = None) -> Snippet:
+                 rank_weights: list[float] | None = None, ranked: tuple[float, int] | None = None) -> Snippet:
     """The best entries of `body` for the query `units`, at most `max_lines` lines of text;
     `Snippet.weight` and `Snippet.entries` are `entry_weights`. `weights` choose what is shown;
-    `rank_weights`, when given, are the ones `Snippet.weight` is scored with. `sc`: the body
-    already marked for `units` (`scorer`)."""
+    `rank_weights`, when given, are the ones `Snippet.weight` is scored with; `ranked`, when
+    given, is that (weight, entries) already computed. `sc`: the body already marked for
+    `units` (`scorer`)."""
     if not body:
         return Snippet(body_line, [], [])
     sc = _Scorer(body, units, weights) if sc is None else _weighed(sc, units, weights)
@@ -286,7 +287,9 @@ def make_snippet(body: str, body_line: int, units: list[tuple[str, ...]], max_li
         chosen.add(row)
     best_row = max(best_rows, key=lambda r: (sum(weights[u] for u in line_units[r]), -r))
     snippet = _build(lines, spans, sorted(chosen), body_line, best_row, why, weights, best_rows)
-    if rank_weights is not None:
+    if ranked is not None:
+        snippet.weight = ranked[0]
+    elif rank_weights is not None:
         snippet.weight = entry_weights(body, units, rank_weights, sc)[0]
     else:
         snippet.weight = best_score if width == RANK_LINES else (sc.scored(RANK_LINES) or [(0.0, 0, 0)])[0][0]
