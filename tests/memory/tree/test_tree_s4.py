@@ -87,3 +87,47 @@ def test_a_word_for_health_or_a_home_in_a_body_names_no_private_topic():
 
 def test_a_topicless_heading_over_personal_details_is_identity():
     assert domain("Misc", "- coffee: espresso, no sugar\n- gym twice a week\n- favorite band: Low\n") == "identity"
+
+
+# -- the body's shape, when the heading names nothing -------------------------------------------
+
+@pytest.mark.parametrize("heading, body, expected", [
+    ("Lea", "- **Name:** Lea Hartmann\n- **Born:** 1990\n- **Timezone:** CET\n", "identity"),
+    ("Kurz", "- Nom : Léa\n- Ville : Lyon\n- Langues : français, anglais\n", "identity"),
+    ("Orbit", "- Jonas — my brother, lives in Graz\n- Mira (colleague, backend)\n- Olek: landlord\n", "people"),
+    ("Круг", "- Аня — сестра\n- Павел (коллега)\n", "people"),
+    ("圈子", "- 小林：同事，做前端\n- 阿杰（室友）\n", "people"),
+    ("Jahrestage", "- 14.02 — Hochzeitstag\n- 3.9 Oma\n- 12/24 Weihnachtsessen\n", "dates"),
+    ("Boxes", "- 10.0.4.12 build runner\n- 10.0.4.13 grafana:3000\n", "infrastructure"),
+    ("Ingest", "- `ingest/reader.py` parses frames\n- `ingest/map.py` holds the registers\n- `tests/test_map.py`\n", "codebase"),
+])
+def test_the_shape_of_a_body_names_its_subject_when_the_heading_does_not(heading, body, expected):
+    from qmem.memory.tree import shapes
+    assert expected in {row[0] for row in shapes.evidence(body)}
+    assert domain(heading, body) == expected
+
+
+@pytest.mark.parametrize("body", [
+    "- Docker: 24.0 on the laptop\n- Redis: 7.2\n",         # a tool, not a person, before the colon
+    "- 2024-03-14 — moved the backups\n- 2025-01-02 — new router\n",  # a log with years, not days of the year
+    "- v1.2.3 shipped\n- see chapter 3.4\n",                   # versions are no addresses
+])
+def test_shapes_do_not_read_into_lists_that_only_look_alike(body):
+    from qmem.memory.tree import shapes
+    assert not [row for row in shapes.evidence(body) if row[0] in ("people", "dates", "infrastructure")]
+
+
+@pytest.mark.parametrize("heading, body, expected", [
+    ("Réunion du 3 mars 2026 : migration du serveur", "- migration terminée, serveur déployé\n", "archive"),
+    ("Sessão 12.02.2026: novo painel", "- a fazer: testes\n- ainda não publicado\n", "projects"),
+    ("Встреча 3 марта 2026", "- договор подписан, всё решено\n", "archive"),
+    ("Sitzung 04.03.2026 – Umzug der Server", "- noch nicht erledigt: DNS\n- offen: Zertifikate\n", "infrastructure"),
+])
+def test_a_dated_entry_in_another_language_is_read_as_one(heading, body, expected):
+    assert domain(heading, body) == expected
+
+
+def test_a_german_prefix_cue_does_not_take_a_french_or_spanish_word():
+    """de `termin*` took "terminée"/"terminado" as appointments, `bot*` took "botão" (a button)."""
+    assert explain("Notes", "- migration terminée\n- tout est terminé\n", TABLE).scores.get("dates", 0) == 0
+    assert explain("Tela", "- o botão azul abre o menu\n", TABLE).scores.get("agents", 0) == 0

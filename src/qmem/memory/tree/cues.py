@@ -174,7 +174,7 @@ CUES: dict[str, dict[str, list[str]]] = {
         "zht": ["機器人", "自動化", "助理", "代理", "子代理", "工作流程", "心跳", "模型?", "技能", "提示詞", "記憶體系"],
         "ja": ["ボット", "自動化", "エージェント", "サブエージェント", "アシスタント", "ワークフロー", "モデル?", "スキル", "プロンプト",
                "記憶の仕組み"],
-        "de": ["automatisierung", "bot*", "agent*", "unteragent*", "assistent*", "arbeitsablauf", "heartbeat"],
+        "de": ["automatisierung", "bot", "bots", "agent*", "unteragent*", "assistent*", "arbeitsablauf", "heartbeat"],
         "vi": ["tự động hóa", "bot", "agent", "trợ lý", "agent con", "quy trình"],
     },
     "codebase": {
@@ -231,7 +231,7 @@ CUES: dict[str, dict[str, list[str]]] = {
                "截止日期", "提醒", "日历"],
         "zht": ["值班", "時間點", "檔期", "安排", "考試", "時間表", "行程", "節日", "日期", "重要日子", "生日", "紀念日", "截止", "行事曆", "日程"],
         "ja": ["今後の予定", "スケジュール", "試験", "行事", "大事な日", "記念日", "誕生日", "締め切り", "予定", "イベント予定", "日程", "カレンダー"],
-        "de": ["fortbildungen", "veranstaltung*", "feiertag*", "prüfung*", "termin*", "wichtige termine",
+        "de": ["fortbildungen", "veranstaltung*", "feiertag*", "prüfung*", "termin", "termine", "terminplan*", "terminkalender", "wichtige termine",
                "geburtstag*", "jahrestag", "hochzeitstag", "frist*", "kalender"],
         "vi": ["lịch", "lịch trình", "ngày lễ", "kỳ thi", "ngày quan trọng", "sinh nhật", "kỷ niệm", "hạn nộp",
                "sự kiện sắp tới"],
@@ -462,7 +462,7 @@ _MORE: dict[str, dict[str, list[str]]] = {
     "identity": {
         "en": ["=who", "=whoami", "=who am i", "@work?", "@job?", "occupation", "career", "timezone", "time zone",
                "pronouns", "prefers", "favorite", "favourite", "favorites", "favourites", "@home", "@house", "apartment",
-               "@car", "vehicle", "living situation", "lives in", "born in", "native language", "hometown",
+               "@car", "vehicle", "living situation", "native language", "hometown",
                "nationality", "education", "resume", "personal life", "coffee", "marathon", "gym", "workouts"],
         "zh": ["用户资料", "个人资料", "住在", "时区", "昵称", "姓名", "职业", "工作经历", "家乡", "母语", "住房", "房子", "汽车",
                "车辆", "座驾", "穿衣", "饮食", "咖啡"],

@@ -36,6 +36,7 @@ import time
 from ...base.errors import ConfigError
 from .. import secrets, shared
 from .cues import CUES, EMOJI, INSTRUCTION_WORDS, RULE_HEADINGS, TOPICLESS, kana_only
+from . import shapes
 from .match import Matcher, fold, for_table, has_kana, matcher, stems, words_of
 from .matter import CLOSED, OPEN, state
 from .units import bare_title
@@ -70,19 +71,29 @@ _MONEY = re.compile(r"(?i)[$€£¥₫]\s?\d[\d,.]*|\d[\d,.]*\s?(?:€|元|円|�
                     r"港幣|港币|台幣|dollars?|euros?)(?![a-z])")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\S")
 _DONE = re.compile(r"(?i)✅|✔|☑|\[x\]|~~.+~~|\b(?:done|completed|finished|shipped|resolved|closed|merged|retired)\b|"
-                   r"已完成|已解决|已关闭|已上线|已合并|完了|済み|erledigt|abgeschlossen|đã xong|đã hoàn thành")
+                   r"已完成|已解决|已关闭|已上线|已合并|完了|済み|erledigt|abgeschlossen|đã xong|đã hoàn thành|완료|"
+                   r"\b(?:terminée?s?|concluíd[oa]s?|terminad[oa]s?|готово|сделано|выполнено|завершено)\b")
 _CURRENT = re.compile(r"(?i)\b(?:current|currently|active|ongoing|open|now|live|in progress|today|this week|next)\b|"
-                      r"当前|目前|现在|进行中|本周|現在|進行中|今週|aktuell|laufend|hiện tại|đang")
+                      r"当前|目前|现在|进行中|本周|現在|進行中|今週|aktuell|laufend|hiện tại|đang|현재|진행 ?중|"
+                      r"\b(?:actuel(?:le)?s?|en cours|atua(?:l|is)|em andamento|actual(?:es)?|en curso|vigentes?|jetzt|"
+                      r"сейчас|текущ\w*)\b")
 # A heading that records an event on a date: "Session 2026-05-22 — …", "2026-04-09: kickoff",
 # "Meeting (Jan 24, 2026)", "会议 2026-03-01"; a date saying "as of" ("(updated 2026-04-13)") is not one.
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}"
-_DAY = rf"(?:\d{{4}}[-/.年]\d{{1,2}}[-/.月]\d{{1,2}}日?|{_MONTH})"
+# a day written day-first or in another language: "03.02.2026", "3 mars 2026", "15 de marzo de 2026",
+# "3 марта 2026", "2026년 3월 3일"
+_DAY_FIRST = (rf"(?:\d{{1,2}}[./]\d{{1,2}}[./]\d{{4}}|\d{{4}}년\s?\d{{1,2}}월\s?\d{{1,2}}일|"
+              rf"\d{{1,2}}\.?\s+(?:de\s+)?(?:{shapes.MONTHS})\.?,?\s+(?:de\s+)?\d{{4}})")
+_DAY = rf"(?:\d{{4}}[-/.年]\d{{1,2}}[-/.月]\d{{1,2}}日?|{_MONTH}|{_DAY_FIRST})"
 _EVENT = (r"session|meeting|call|sync|standup|stand-up|retro|incident|interview|workshop|sprint|day|"
-          r"会议|会话|复盘|例会|會議|會話|セッション|会議|打ち合わせ|sitzung|besprechung|buổi|cuộc họp")
-_LOG_ENTRY = re.compile(rf"(?i)^(?:(?:{_EVENT})\s*(?:#?\d+\s*)?[-–—:：(（]?\s*{_DAY}|{_DAY}\s*(?:→\s*{_DAY}\s*)?(?:[-–—:：]|\s+\S)|"
+          r"会议|会话|复盘|例会|會議|會話|セッション|会議|打ち合わせ|sitzung|besprechung|buổi|cuộc họp|"
+          r"séance|réunion|sessão|reunião|chamada|reunión|sesión|llamada|сессия|встреча|созвон|совещание|"
+          r"세션|회의|미팅|通话|通話|ミーティング|treffen|gespräch")
+_LOG_ENTRY = re.compile(rf"(?i)^(?:(?:{_EVENT})\s*(?:#?\d+\s*)?[-–—:：(（]?\s*(?:(?:du|de|del|do|da|vom|am|on|of|от)\s+)?{_DAY}|{_DAY}\s*(?:→\s*{_DAY}\s*)?(?:[-–—:：]|\s+\S)|"
                         rf"(?:{_EVENT})\s*#?\d*\b.*[(（]\s*{_DAY})")
 _ISO_DAY = re.compile(r"\d{4}[-/.]\d{2}[-/.]\d{2}")
-_AS_OF = re.compile(r"(?i)\b(?:updated|revised|added|as of|last|since)\b|更新|截至|截止|現在|stand")
+_AS_OF = re.compile(r"(?i)\b(?:updated|revised|added|as of|last|since|mis[e]? à jour|atualizad[oa]|actualizad[oa]|"
+                    r"aktualisiert|обновлено|cập nhật)\b|更新|截至|截止|現在|stand|업데이트")
 # A heading's own numbering, dates and asides, which a domain named after it leaves out.
 _NUMBERING = re.compile(r"^(?:[一二三四五六七八九十]+[、.．]|第[一二三四五六七八九十\d]+[章节部分]|\d+(?:\.\d+)*[.)、]?|[ivx]+[.)]|§)\s*",
                         re.IGNORECASE)
@@ -303,7 +314,7 @@ def _body_sense(best: str, broad: set[str], body_scores: dict[str, float], confi
 def _log_subject(head: str) -> str:
     """What a dated entry's heading says it is about: its dates, event word and numbering left out
     ("2026-02-03 session: offline mode" → "offline mode")."""
-    text = _DATE.sub(" ", re.sub(_MONTH, " ", head, flags=re.IGNORECASE))
+    text = _DATE.sub(" ", re.sub(f"{_MONTH}|{_DAY_FIRST}", " ", head, flags=re.IGNORECASE))
     text = re.sub(rf"(?i)^[\s\W]*(?:(?:{_EVENT})\b\s*#?\d*)?[\s\-–—:：()（）#,→]*", "", text.strip())
     return text.strip(" -–—:：()（）")
 
@@ -382,6 +393,8 @@ def _body_evidence(body: str, context: Context, found: list | None, why: dict[st
     amounts = len(set(_MONEY.findall(body[:BODY_CHARS])))
     if amounts:
         add("business", min(amounts, 2) * 0.5, "body: amounts of money")
+    for domain, points, reason in shapes.evidence(body[:BODY_CHARS]):
+        add(domain, points, reason)
     items = [line for line in body[:BODY_CHARS].splitlines() if _LIST_ITEM.match(line)]
     if len(items) >= 2:
         types = [m.group(1) for m in map(_ENTRY_TYPE.match, items) if m]

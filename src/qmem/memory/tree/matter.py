@@ -32,7 +32,11 @@ _OPEN = re.compile(
     r"pendiente|pendientes|\bfalta\b|\bfaltan\b|por hacer|en curso|próximos? pasos?|seguimiento|queda por|quedamos en|"
     r"sin decidir|todavía|aún no|"
     # de / vi
-    r"\boffen\b|ausstehend|noch nicht|nächste schritte|in arbeit|chưa|đang làm|tiếp theo|cần làm|còn lại")
+    r"\boffen\b|ausstehend|noch nicht|nächste schritte|in arbeit|chưa|đang làm|tiếp theo|cần làm|còn lại|"
+    # fr / pt / ru
+    r"à faire|en attente|pas encore|reste à|prochaines? étapes?|à décider|à confirmer|en suspens|"
+    r"a fazer|\bpendentes?\b|ainda não|próximos passos|aguardando|em aberto|"
+    r"в работе|ещё не|еще не|осталось|следующи[ей] шаг|ожидаем|ждём|ждем|не решен|\bнужно\b|\bнадо\b")
 
 _CLOSED = re.compile(
     r"(?i)✅|✔|☑|\[x\]|\b(?:done|completed|finished|shipped|resolved|closed|merged|retired|fixed|released|deployed|"
@@ -43,7 +47,11 @@ _CLOSED = re.compile(
     r"完了|済み|解決した|リリースした|終了|対応済|"
     r"완료|해결|종료|결정|마무리|끝났|끝남|"
     r"cerrad[oa]|resuelt[oa]|terminad[oa]|solucionad[oa]|decidid[oa]|finalizad[oa]|completad[oa]|\blist[oa]\b|"
-    r"erledigt|abgeschlossen|behoben|entschieden|đã xong|đã hoàn thành|đã sửa|đã giải quyết|đã quyết định")
+    r"erledigt|abgeschlossen|behoben|entschieden|đã xong|đã hoàn thành|đã sửa|đã giải quyết|đã quyết định|"
+    r"\b(?:terminée?s?|résolue?s?|corrigée?s?|livrée?s?|déployée?s?|fermée?s?|décidée?s?|réglée?s?|annulée?s?|"
+    r"concluíd[oa]s?|resolvid[oa]s?|corrigid[oa]s?|entregues?|implantad[oa]s?|fechad[oa]s?|decidid[oa]s?|"
+    r"cancelad[oa]s?|готово|сделано|исправлен[оа]?|завершен[оа]?|завершён|решено|закрыт[оа]?|выпущен[оа]?|"
+    r"отмен[её]н[оа]?)\b")
 
 # An English item that tells what was done: it opens with a verb in the past tense.
 _IRREGULAR = ("built", "wrote", "made", "ran", "found", "chose", "got", "went", "did", "met", "sent", "took",
