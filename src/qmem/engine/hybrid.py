@@ -20,7 +20,7 @@ from ..backends import open_searcher
 from ..base.config import Config
 from ..base.errors import QmemError
 from .search import Files, Hit, SearchOptions, build_form, build_hit, copies, ranked_docs, real_roots
-from ..vector import store
+from ..vector import rowfile, store
 from ..vector.models import Embedder
 
 TYPE_CHECKING = False
@@ -42,12 +42,13 @@ def model_for(cfg: Config, collections: list[str] | None = None) -> Embedder:
     from ..base.errors import BadInputError
     from ..vector import models
 
-    stored = next((s for s in (store.load(cfg.data_dir, c.name) for c in cfg.select(collections)) if s is not None),
-                  None)
+    chosen = cfg.select(collections)
+    stored = next((s for s in (store.load(cfg.data_dir, c.name) for c in chosen) if s is not None), None)
     if stored is None:
         from ..base.install import install_hint
 
-        raise BadInputError(f"no vectors yet: run qmem embed ({install_hint('vector')} first)")
+        damaged = next((p for p in (store.problem(cfg.data_dir, c.name) for c in chosen) if p), None)
+        raise BadInputError(damaged or f"no vectors yet: run qmem embed ({install_hint('vector')} first)")
     return models.load(models.name_of(stored.model))
 
 
@@ -60,15 +61,17 @@ def _as_doc(collection: str, row: dict) -> dict:
     }
 
 
-def _passes(row: dict, form: query_mod.QueryForm, path_re: re.Pattern[str] | None) -> bool:
-    if form.types and not set(form.types) & set(row.get("types", [])):
+def _passes(rows: rowfile.Rows, i: int, form: query_mod.QueryForm, path_re: re.Pattern[str] | None) -> bool:
+    """Whether row i meets the query's filters (reading only the fields they name)."""
+    if form.types and not set(form.types) & set(rows.types(i)):
         return False
-    date = int(row.get("date", 0))
-    if form.since and date < form.since:
-        return False
-    if form.until and (not date or date > form.until):
-        return False
-    return not (path_re and not path_re.fullmatch(str(row["path"])))
+    if form.since or form.until:
+        date = rows.date(i)
+        if form.since and date < form.since:
+            return False
+        if form.until and (not date or date > form.until):
+            return False
+    return not (path_re and not path_re.fullmatch(rows.path(i)))
 
 
 def ranked_vectors(cfg: Config, text: str, options: SearchOptions, model: Embedder, limit: int) -> list[tuple[float, dict]]:
@@ -89,8 +92,12 @@ def ranked_vectors(cfg: Config, text: str, options: SearchOptions, model: Embedd
         store.check_model(stored, model, coll.name)
         scores = similarity.dots(stored.matrix, q)
         rows = stored.rows
-        wanted = (lambda i, rows=rows: _passes(rows[i], form, path_re)) if filtered else None
-        found.extend((scores[i], _as_doc(coll.name, rows[i])) for i in similarity.best(scores, limit, wanted))
+        wanted = (lambda i, rows=rows: _passes(rows, i, form, path_re)) if filtered else None
+        try:
+            found.extend((scores[i], _as_doc(coll.name, rows[i])) for i in similarity.best(scores, limit, wanted))
+        except rowfile.Damaged as exc:  # bytes changed in place (a cut-short file reads as no store)
+            raise rowfile.Damaged(f"the vector store of collection {coll.name} is damaged ({exc}): "
+                                  f"run qmem embed {coll.name}") from None
     found.sort(key=lambda pair: -pair[0])
     return found[:limit]
 

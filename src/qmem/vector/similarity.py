@@ -43,6 +43,24 @@ def dots(matrix: Any, query: Any) -> list[float]:
 
 def best(scores: list[float], limit: int, wanted: Callable[[int], bool] | None = None) -> list[int]:
     """The indexes of the `limit` highest scores, highest first (ties: the lower index first),
-    among the rows `wanted` accepts (all when None)."""
-    rows = range(len(scores)) if wanted is None else [i for i in range(len(scores)) if wanted(i)]
-    return heapq.nlargest(limit, rows, key=scores.__getitem__)
+    among the rows `wanted` accepts (all when None). `wanted` is asked about the best rows
+    first, a few times `limit` of them, then more only while too few pass: a filtered query
+    reads the rows near the top, not every row."""
+    order = range(len(scores))
+    if wanted is None or limit <= 0:
+        return heapq.nlargest(limit, order, key=scores.__getitem__)
+    asked: dict[int, bool] = {}
+    take = max(4 * limit, 64)
+    while True:
+        passed = []
+        for i in heapq.nlargest(take, order, key=scores.__getitem__):  # ordered as sorted(...)[:take] is
+            ok = asked.get(i)
+            if ok is None:
+                ok = asked[i] = wanted(i)
+            if ok:
+                passed.append(i)
+                if len(passed) == limit:
+                    return passed
+        if take >= len(scores):
+            return passed
+        take *= 8

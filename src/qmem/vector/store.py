@@ -2,18 +2,24 @@
 
     meta.json          {"model": id, "dim": d, "gen": n}: which generation is current
     matrix-<n>.npy     float32 rows, L2-normalised (memory-mapped by searches, without numpy)
-    rows-<n>.json      one record per row: the section's key, path, anchor, lines, heading, types, date
+    rows-<n>.bin       what each row is: the section's key, path, anchor, lines, heading, types, date
+                       (memory-mapped; a query decodes only its hits' rows: see rowfile.py)
     chunk-*.npy/.json   work finished by an `embed` that has not compacted yet (resume from here)
 
 A section is keyed by its content (body hash + heading), so an unchanged section is never
 embedded twice and a moved one keeps its vector. A different model starts a fresh store.
 A new generation is written in full, then meta.json switches to it (one atomic rename), so
 an embed in progress never blocks or breaks a search.
+
+A store an older qmem wrote keeps its rows in rows-<n>.json: the first search that finds one
+writes the generation's rows-<n>.bin beside it (atomically, when the folder is writable; else
+it reads the JSON each time), so an upgrade needs no embed.
 """
 
 from __future__ import annotations
 
 import os
+import struct
 import time
 from collections.abc import Callable
 from typing import TypedDict
@@ -28,6 +34,7 @@ from ..base.fsutil import Files
 from ..base.writes import FileLock, atomic_write
 from ..base.layout import version_dir
 from ..text.record import body_hash
+from . import rowfile
 from .models import Embedder
 
 TYPE_CHECKING = False
@@ -50,7 +57,7 @@ def section_key(fields: dict) -> str:
 
 
 class SectionRow(TypedDict):
-    """One section as rows-<n>.json records it (a hit's stored fields, one value each)."""
+    """One section as rows-<n>.bin records it (a hit's stored fields, one value each)."""
 
     key: str
     path: str
@@ -82,9 +89,10 @@ def indexed_sections(cfg: Config, collection: str) -> list[SectionRow]:
 
 class Stored:
     """A collection's vectors as searches see them: `matrix` a read-only 2-D float32 buffer
-    (the file memory-mapped; `numpy.asarray` gives it as an array)."""
+    (the file memory-mapped; `numpy.asarray` gives it as an array), `rows` what each row is
+    (a sequence of SectionRow dicts, each decoded when asked for)."""
 
-    def __init__(self, model: str, matrix: Any, rows: list[dict], device: str = "cpu") -> None:
+    def __init__(self, model: str, matrix: Any, rows: rowfile.Rows, device: str = "cpu") -> None:
         self.model = model
         self.matrix = matrix
         self.rows = rows
@@ -95,9 +103,25 @@ _CACHE: dict[str, tuple[object, Stored]] = {}  # store folder -> (generation, wh
 
 
 def load(data_dir: str, collection: str) -> Stored | None:
-    """The current generation of a collection's vectors. A long-lived process (the MCP server)
-    keeps what it loaded and reads only meta.json per call until an embed switches generation."""
-    folder = store_dir(data_dir, collection)
+    """The current generation of a collection's vectors; None when there is none or it is
+    unreadable (`problem` says why). A long-lived process (the MCP server) keeps what it loaded
+    and reads only meta.json per call until an embed switches generation."""
+    try:
+        return _read(store_dir(data_dir, collection))
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def problem(data_dir: str, collection: str) -> str | None:
+    """Why a collection's vectors cannot be read (a damaged file), or None (readable, or none yet)."""
+    try:
+        _read(store_dir(data_dir, collection))
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        return f"the vector store of collection {collection} is unreadable ({exc}): run qmem embed {collection}"
+    return None
+
+
+def _read(folder: str) -> Stored | None:
     for _ in range(3):  # a compaction may retire the generation between our reads: read again
         try:
             meta = jsonio.read(os.path.join(folder, "meta.json"))
@@ -105,18 +129,47 @@ def load(data_dir: str, collection: str) -> Stored | None:
             cached = _CACHE.get(folder)
             if cached is not None and cached[0] == (gen, meta["model"]):
                 return cached[1]
-            rows = jsonio.read(os.path.join(folder, f"rows-{gen}.json"))
             matrix = open_matrix(os.path.join(folder, f"matrix-{gen}.npy"))
+            rows = _open_rows(folder, gen)
         except FileNotFoundError:
             continue
-        except (OSError, ValueError, KeyError, TypeError):
-            return None
-        if matrix is None or len(rows) != matrix.shape[0]:
-            return None
+        if matrix is None:
+            raise rowfile.Damaged(f"matrix-{gen}.npy is not a 2-D matrix")
+        if len(rows) != matrix.shape[0]:
+            raise rowfile.Damaged(f"{len(rows)} rows for a matrix of {matrix.shape[0]}")
         stored = Stored(meta["model"], matrix, rows, meta.get("device", "cpu"))
         _CACHE[folder] = ((gen, meta["model"]), stored)
         return stored
     return None
+
+
+def _open_rows(folder: str, gen: int) -> rowfile.Rows:
+    """Generation `gen`'s rows: rows-<gen>.bin memory-mapped; from an older qmem's
+    rows-<gen>.json, migrated (FileNotFoundError when neither is there)."""
+    import mmap
+
+    path = os.path.join(folder, f"rows-{gen}.bin")
+    try:
+        with open(path, "rb") as handle:
+            return rowfile.Rows(mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ), os.path.basename(path))
+    except FileNotFoundError:
+        old = jsonio.read(os.path.join(folder, f"rows-{gen}.json"))  # FileNotFoundError: retired meanwhile
+    except rowfile.Damaged:
+        try:  # a damaged migration: the JSON it came from, when still there
+            old = jsonio.read(os.path.join(folder, f"rows-{gen}.json"))
+        except FileNotFoundError:
+            raise rowfile.Damaged(f"rows-{gen}.bin is damaged and there is no rows-{gen}.json") from None
+    try:
+        data = rowfile.encode(old)
+    except (KeyError, TypeError, AttributeError, struct.error) as exc:
+        raise rowfile.Damaged(f"rows-{gen}.json holds no list of rows ({exc!r})") from None
+    try:
+        atomic_write(path, data, like=os.path.join(folder, f"rows-{gen}.json"))
+        if jsonio.read(os.path.join(folder, "meta.json")).get("gen") != gen:
+            os.unlink(path)  # an embed retired the generation while we wrote: leave nothing behind
+    except OSError:
+        pass  # a read-only store: read the JSON again next time
+    return rowfile.Rows(data, os.path.basename(path))
 
 
 # A .npy file as np.save writes a float32 matrix (version 1.0 header: magic, version, a 2-byte
@@ -176,8 +229,8 @@ def _known_vectors(data_dir: str, collection: str, model: Embedder) -> dict[str,
     if meta.get("model") == model.id:
         stored = load(data_dir, collection)
         if stored is not None:
-            for row, vector in zip(stored.rows, np.asarray(stored.matrix)):
-                known[row["key"]] = vector
+            for key, vector in zip(stored.rows.keys(), np.asarray(stored.matrix)):
+                known[key] = vector
     for path in sorted(glob.glob(os.path.join(folder, "chunk-*.npy"))):
         try:
             chunk = jsonio.read(path[:-4] + ".json")
@@ -263,11 +316,11 @@ def _compact(folder: str, model: Embedder, rows: list[SectionRow], known: dict[s
     tmp = os.path.join(folder, f".matrix-{gen}.npy")
     np.save(tmp, matrix)
     os.replace(tmp, os.path.join(folder, f"matrix-{gen}.npy"))
-    atomic_write(os.path.join(folder, f"rows-{gen}.json"), jsonio.dump_bytes(rows))
+    atomic_write(os.path.join(folder, f"rows-{gen}.bin"), rowfile.encode(rows))
     atomic_write(os.path.join(folder, "meta.json"),
                  jsonio.dump_bytes({"model": model.id, "dim": model.dim, "gen": gen, "device": model.device}))
     for path in glob.glob(os.path.join(folder, "chunk-*")) + glob.glob(os.path.join(folder, "matrix-*.npy")) + \
-            glob.glob(os.path.join(folder, "rows-*.json")):
+            glob.glob(os.path.join(folder, "rows-*.json")) + glob.glob(os.path.join(folder, "rows-*.bin")):
         if str(gen) not in os.path.basename(path):
             os.unlink(path)
 
@@ -280,7 +333,7 @@ def status(cfg: Config, collection: str) -> dict[str, object]:
         keys = {r["key"] for r in indexed_sections(cfg, collection)}
     except Exception:
         keys = set()
-    have = {r["key"] for r in stored.rows} if stored else set()
+    have = set(stored.rows.keys()) if stored else set()
     chunks = len(glob.glob(os.path.join(store_dir(cfg.data_dir, collection), "chunk-*.npy")))
     return {"model": stored.model if stored else None, "device": stored.device if stored else None,
             "vectors": len(have & keys),
