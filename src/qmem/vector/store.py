@@ -151,6 +151,8 @@ def _open_rows(folder: str, gen: int) -> rowfile.Rows:
     path = os.path.join(folder, f"rows-{gen}.bin")
     try:
         with open(path, "rb") as handle:
+            if not os.fstat(handle.fileno()).st_size:  # mmap refuses an empty file
+                raise rowfile.Damaged(f"rows-{gen}.bin is empty")
             return rowfile.Rows(mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ), os.path.basename(path))
     except FileNotFoundError:
         old = jsonio.read(os.path.join(folder, f"rows-{gen}.json"))  # FileNotFoundError: retired meanwhile
