@@ -21,8 +21,6 @@ from __future__ import annotations
 import os
 import struct
 import time
-from collections.abc import Callable
-from typing import TypedDict
 
 import xxhash
 
@@ -38,10 +36,25 @@ from . import rowfile
 from .models import Embedder
 
 TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
+if TYPE_CHECKING:  # a cold query imports no typing (~41M instructions with re and enum)
+    from collections.abc import Callable
+    from typing import Any, TypedDict
 
     import numpy as np
+
+    class SectionRow(TypedDict):
+        """One section as rows-<n>.bin records it (a hit's stored fields, one value each)."""
+
+        key: str
+        path: str
+        anchor: str
+        heading: str
+        line_start: int
+        line_end: int
+        body_line: int
+        body_hash: int
+        types: list[str]
+        date: int
 
 MAX_CHARS = 2000  # e5 and MiniLM read at most 512 tokens; longer text only costs time
 BATCH = 16
@@ -54,21 +67,6 @@ def store_dir(data_dir: str, collection: str) -> str:
 def section_key(fields: dict) -> str:
     heading = fields.get("heading", [""])[0]
     return f"{fields['body_hash'][0]:016x}-{xxhash.xxh3_64_hexdigest(heading.encode('utf-8'))}"
-
-
-class SectionRow(TypedDict):
-    """One section as rows-<n>.bin records it (a hit's stored fields, one value each)."""
-
-    key: str
-    path: str
-    anchor: str
-    heading: str
-    line_start: int
-    line_end: int
-    body_line: int
-    body_hash: int
-    types: list[str]
-    date: int
 
 
 def _row(fields: dict) -> SectionRow:
@@ -124,7 +122,7 @@ def problem(data_dir: str, collection: str) -> str | None:
 def _read(folder: str) -> Stored | None:
     for _ in range(3):  # a compaction may retire the generation between our reads: read again
         try:
-            meta = jsonio.read(os.path.join(folder, "meta.json"))
+            meta = jsonio.read_flat(os.path.join(folder, "meta.json"))
             gen = meta["gen"]
             cached = _CACHE.get(folder)
             if cached is not None and cached[0] == (gen, meta["model"]):
@@ -167,7 +165,7 @@ def _open_rows(folder: str, gen: int) -> rowfile.Rows:
         raise rowfile.Damaged(f"rows-{gen}.json holds no list of rows ({exc!r})") from None
     try:
         atomic_write(path, data, like=os.path.join(folder, f"rows-{gen}.json"))
-        if jsonio.read(os.path.join(folder, "meta.json")).get("gen") != gen:
+        if jsonio.read_flat(os.path.join(folder, "meta.json")).get("gen") != gen:
             os.unlink(path)  # an embed retired the generation while we wrote: leave nothing behind
     except OSError:
         pass  # a read-only store: read the JSON again next time
@@ -225,7 +223,7 @@ def _known_vectors(data_dir: str, collection: str, model: Embedder) -> dict[str,
     folder = store_dir(data_dir, collection)
     known: dict[str, np.ndarray] = {}
     try:
-        meta = jsonio.read(os.path.join(folder, "meta.json"))
+        meta = jsonio.read_flat(os.path.join(folder, "meta.json"))
     except (OSError, ValueError):
         meta = {}
     if meta.get("model") == model.id:
