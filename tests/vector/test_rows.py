@@ -205,3 +205,12 @@ def test_a_crash_before_the_switch_leaves_the_old_generation(big, workspace, mon
     store.embed(big, "main", models.Fake())
     assert len(store.load(big.data_dir, "main").rows) == len(old_rows) + 1
     assert len(glob.glob(os.path.join(folder_of(big), "rows-*"))) == 1  # the unused generation is gone
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(-50, 50), min_size=0, max_size=6000), st.integers(0, 20))
+def test_the_best_by_blocks_are_nlargests(values, k):
+    import heapq
+
+    scores = [v / 7 for v in values]  # many ties
+    assert similarity.top(scores, k) == heapq.nlargest(k, range(len(scores)), key=scores.__getitem__)
