@@ -131,3 +131,41 @@ def test_a_german_prefix_cue_does_not_take_a_french_or_spanish_word():
     """de `termin*` took "terminée"/"terminado" as appointments, `bot*` took "botão" (a button)."""
     assert explain("Notes", "- migration terminée\n- tout est terminé\n", TABLE).scores.get("dates", 0) == 0
     assert explain("Tela", "- o botão azul abre o menu\n", TABLE).scores.get("agents", 0) == 0
+
+
+@pytest.mark.parametrize("heading, expected", [
+    ("Su di me", "identity"), ("Famiglia", "people"), ("Progetti in corso", "projects"), ("Clienti e fatture", "business"),
+    ("Credenziali", "accounts"), ("Lezioni imparate", "lessons"), ("Scadenze", "dates"), ("Tasse", "legal"),
+    ("Salute", "private"), ("Regole per l'assistente", "rules"),
+    # what a personal memory holds that no list had, in any language
+    ("Urlaub", "dates"), ("Voyages", "dates"), ("Путешествия", "dates"), ("Du lịch", "dates"),
+    ("Haustiere", "identity"), ("Animaux de compagnie", "identity"), ("Thú cưng", "identity"),
+    ("Studium", "projects"), ("Estudos", "projects"), ("Учёба", "projects"),
+    ("Lagerbestand", "business"), ("Estoque", "business"), ("Kho hàng", "business"), ("Inventory", "business"),
+    ("Bankverbindung", "private"), ("Coordonnées bancaires", "private"),
+])
+def test_italian_and_the_everyday_matters_every_language_lacked(heading, expected):
+    assert domain(heading) == expected
+
+
+def test_a_word_one_domain_lists_twice_weighs_as_one_cue_not_half():
+    """de `projekt*` and `*projekt` (and en/de "marketing", "budget"…) are one word of one domain:
+    the weight is split only between domains ("Über das Projekt" tied the broad "über" and went to identity)."""
+    assert domain("Über das Projekt") == "projects"
+    verdict = explain("Marketing", "", TABLE)
+    assert verdict.domain == "business" and verdict.scores["business"] == 3
+
+
+def test_an_identifier_in_code_is_one_word():
+    """`payout-worker` is a service's name, not "workers" (people)."""
+    body = "- `payout-worker` → redis\n- `ledger-team-sync` (go)\n- `webhooks-out` retries 5x\n"
+    assert explain("svc", body, TABLE).scores.get("people", 0) == 0
+    assert domain("svc", body) == "infrastructure"
+
+
+def test_a_dated_entry_whose_subject_is_unclear_goes_where_its_body_leans_not_to_archive():
+    """No heading word, two subjects close together: the one with more evidence, not the catch-all."""
+    body = "- nginx, the vps and dns for the shop site\n- a code review of the tests\n"
+    verdict = explain("2026-01-05 — Saturday", body, TABLE)
+    assert verdict.scores["infrastructure"] == verdict.scores["codebase"]  # tied: no clear lead
+    assert verdict.domain == "infrastructure" and "leans to infrastructure" in verdict.cues[0]

@@ -74,7 +74,7 @@ CUES: dict[str, dict[str, list[str]]] = {
         "ja": ["@わたし?", "@私の?", "@僕?", "@自分?", "私は誰", "基本情報", "私のこと", "生活", "好きなもの", "について", "プロフィール", "個人", "私について",
                "好み", "性格", "趣味", "アレルギー", "自己紹介", "好き", "ユーザー情報", "口調"],
         "de": ["@mir?", "@mich?", "@ich?", "wer ich bin", "zur person", "steckbrief", "lebenslauf", "alltag",
-               "persönliches", "@über", "über mich", "profil*", "persönlich*", "vorlieben", "gewohnheiten",
+               "persönliches", "@über?", "über mich", "profil*", "persönlich*", "vorlieben", "gewohnheiten",
                "hobbys", "allergi*", "*profil"],
         "vi": ["@tôi?", "tôi là ai", "giới thiệu bản thân", "bản thân", "thông tin cơ bản", "tiểu sử", "^về",
                "về tôi", "hồ sơ", "cá nhân", "sở thích", "thói quen", "dị ứng", "người dùng"],
@@ -659,14 +659,21 @@ _MORE: dict[str, dict[str, list[str]]] = {
         "ru": ["сообществ*", "клуб", "волонтёрство", "волонтерство", "соцсети", "подписчики", "группа?"],
     },
 }
-for _domain, _by_language in _MORE.items():
-    # a word the domain lists already (in any language) is not listed again: a cue the table holds
-    # twice weighs half (the matcher splits a word's weight between the entries that list it)
-    _listed = {w for words in CUES[_domain].values() for w in words}
-    for _lang, _words in _by_language.items():
-        _new = [w for w in dict.fromkeys(_words) if w not in _listed]
-        CUES[_domain].setdefault(_lang, []).extend(_new)
-        _listed.update(_new)
+
+
+def _extend(more: dict[str, dict[str, list[str]]]) -> None:
+    """Add cues per domain and language. A word the domain lists already (in any language) is not
+    listed again: a cue the table holds twice weighs half (the matcher splits a word's weight
+    between the entries that list it)."""
+    for domain, by_language in more.items():
+        listed = {w for words in CUES[domain].values() for w in words}
+        for lang, words in by_language.items():
+            new = [w for w in dict.fromkeys(words) if w not in listed]
+            CUES[domain].setdefault(lang, []).extend(new)
+            listed.update(new)
+
+
+_extend(_MORE)
 RULE_HEADINGS += ["règles", "consignes", "principes", "regras", "diretrizes", "princípios", "правила", "инструкции",
                   "принципы", "约定", "約定", "取り決め", "약속"]
 INSTRUCTION_WORDS += ["toujours", "jamais", "ne pas", "il faut", "interdit", "obligatoire", "sempre", "não faça",
@@ -675,3 +682,104 @@ INSTRUCTION_WORDS += ["toujours", "jamais", "ne pas", "il faut", "interdit", "ob
 TOPICLESS += ["divers", "autres", "général", "générales", "mémoire", "souvenirs", "infos", "à retenir", "du", "des",
               "et", "le", "les", "diversos", "outros", "geral", "memória", "coisas", "e", "do", "da", "dos", "das",
               "заметки", "разное", "прочее", "другое", "общее", "важное", "память", "инфо", "и", "о"]
+
+# Italian, and what a personal memory holds that no list had in any language: travel and holidays
+# (dates: trips are planned days; travel *preferences* are the user's), pets and daily routine
+# (identity), studies and coursework (projects: ongoing work), a shop's stock and products
+# (business), bank details (private).
+_extend({
+    "accounts": {"it": ["account", "credenziali", "password", "accessi", "dati di accesso", "chiavi api", "token",
+                        "portafogli"]},
+    "security": {"it": ["sicurezza", "privacy", "crittografia", "truffe", "frode", "phishing",
+                        "autenticazione a due fattori", "vulnerabilità"]},
+    "archive": {"it": ["@archivio", "@archiviato", "@storico", "@cronologia", "@completato", "@completati",
+                       "@concluso", "@vecchio", "@passato"],
+                "ru": ["@сделано", "@готово"], "vi": ["@đã làm"]},
+    "identity": {
+        "en": ["pets", "daily routine", "morning routine", "travel preferences", "favorite food", "favourite food",
+               "schedule preferences"],
+        "zh": ["宠物", "日常", "旅行偏好", "最喜欢"], "zht": ["寵物", "日常", "最喜歡"],
+        "ja": ["ペット", "日課", "一日の流れ"], "ko": ["반려동물", "하루 일과", "일과"],
+        "es": ["mascotas", "rutina diaria", "favoritos", "favorito"],
+        "fr": ["animaux", "animaux de compagnie", "routine quotidienne", "favoris", "préféré", "préférée"],
+        "pt": ["animais de estimação", "pets", "rotina diária", "favoritos", "favorito"],
+        "ru": ["питомц*", "домашние животные", "распорядок", "любимые", "любимое"],
+        "de": ["haustier*", "tagesablauf", "lieblings*", "morgenroutine"],
+        "vi": ["thú cưng", "thói quen hằng ngày", "yêu thích", "=nhà", "=xe", "xe máy", "ô tô", "xe hơi",
+               "@công việc?"],
+        "it": ["su di me", "chi sono", "profilo", "informazioni personali", "dati personali", "preferenze", "gusti",
+               "hobby", "passatempi", "abitudini", "routine", "personalità", "allergie", "fuso orario", "@casa",
+               "appartamento", "@macchina", "@auto", "@lavoro?", "professione", "biografia", "animali domestici",
+               "mi piace", "non mi piace"],
+    },
+    "people": {"it": ["famiglia", "amici", "colleghi", "contatti", "persone", "squadra?", "moglie", "marito", "figli",
+                      "genitori", "capo", "vicini", "mamma", "papà", "fratello", "sorella", "fidanzata", "fidanzato",
+                      "assunzioni"]},
+    "projects": {
+        "en": ["studies", "coursework", "homework", "assignments", "semester", "thesis work"],
+        "zh": ["学业", "课程", "作业", "学期"], "zht": ["學業", "課程", "作業", "學期"],
+        "ja": ["授業", "宿題", "学期", "履修"], "ko": ["학업", "수업", "과제", "학기"],
+        "es": ["estudios", "asignaturas", "deberes", "semestre"],
+        "fr": ["études", "cours", "devoirs", "semestre"],
+        "pt": ["estudos", "disciplinas", "semestre"],
+        "ru": ["учёба", "учеба", "курсы", "домашнее задание", "семестр"],
+        "de": ["studium", "kurse", "hausaufgaben", "semester", "vorlesungen"],
+        "vi": ["học tập", "môn học", "bài tập", "học kỳ"],
+        "it": ["progetti", "progetto", "in corso", "attività", "da fare", "obiettivi", "piani", "roadmap", "priorità",
+               "domande aperte", "idee", "prossimi passi", "studi", "corsi"],
+    },
+    "business": {
+        "en": ["inventory", "stock", "products", "product catalog", "catalog", "catalogue", "store", "online store",
+               "wholesale", "shipping", "deliveries"],
+        "zh": ["库存", "产品", "商品", "进货", "发货", "网店", "店铺"], "zht": ["庫存", "產品", "商品", "進貨", "出貨", "店鋪"],
+        "ja": ["在庫", "商品", "製品", "発送", "仕入"], "ko": ["재고", "상품", "제품", "배송", "매장", "쇼핑몰"],
+        "es": ["inventario", "existencias", "productos", "catálogo", "tienda", "envíos", "pedidos"],
+        "fr": ["inventaire", "stock", "produits", "catalogue", "boutique", "magasin", "livraisons", "expéditions"],
+        "pt": ["estoque", "inventário", "produtos", "catálogo", "loja", "entregas", "envios"],
+        "ru": ["склад", "остатки", "товары", "товар*", "каталог", "магазин", "доставк*"],
+        "de": ["lager*", "bestand", "produkte", "katalog", "laden", "versand", "lieferungen", "bestellungen", "shop"],
+        "vi": ["kho hàng", "tồn kho", "sản phẩm", "hàng hóa", "giao hàng", "nhà cung cấp", "bảng giá", "=giá", "nhập hàng"],
+        "it": ["clienti", "azienda", "attività commerciale", "fatturato", "entrate", "fatture", "vendite", "preventivi",
+               "prezzi", "tariffe", "fornitori", "ordini", "marketing", "budget", "finanze", "pagamenti", "negozio",
+               "magazzino", "prodotti", "soldi?", "freelance"],
+    },
+    "infrastructure": {"it": ["server", "infrastruttura", "hosting", "database", "rete", "dispositivi", "computer",
+                              "portatile", "backup", "configurazione", "strumenti", "programmi", "app", "browser",
+                              "telefono"]},
+    "agents": {"it": ["assistente", "agenti", "automazione", "bot", "flusso di lavoro", "prompt"]},
+    "codebase": {"it": ["architettura", "codice sorgente", "repository", "moduli", "componenti", "modello dati",
+                        "convenzioni di codice", "test", "dipendenze", "debito tecnico", "struttura del progetto",
+                        "problemi noti", "bug noti", "stack tecnologico"]},
+    "lessons": {"it": ["lezioni", "lezioni imparate", "cosa ho imparato", "errori", "consigli", "trucchi",
+                       "buone pratiche"]},
+    "legal": {"it": ["legale", "contratti", "contratto", "tasse", "imposte", "assicurazioni", "assicurazione",
+                     "conformità", "gdpr", "licenze", "diritto d'autore", "normativa"]},
+    "dates": {
+        "en": ["travel?", "trips", "trip", "vacation", "vacations", "upcoming trips", "travel plans", "itinerary"],
+        "zh": ["旅行", "旅游", "出行", "假期", "行程安排"], "zht": ["旅行", "旅遊", "出遊", "假期"],
+        "ja": ["旅行", "休暇", "出張"], "ko": ["여행", "휴가", "출장"],
+        "es": ["viajes", "vacaciones", "horarios"],
+        "fr": ["voyages", "vacances", "congés", "déplacements"],
+        "pt": ["viagens", "férias", "agenda semanal"],
+        "ru": ["путешестви*", "отпуск", "поездки", "командировк*"],
+        "de": ["urlaub", "reisen", "zeitplan", "dienstreisen", "ferien"],
+        "vi": ["du lịch", "kỳ nghỉ", "chuyến đi", "công tác"],
+        "it": ["calendario", "agenda", "date importanti", "compleanni", "anniversari", "scadenze", "appuntamenti",
+               "riunioni", "eventi", "orari", "esami", "viaggi", "vacanze", "ferie", "promemoria"],
+    },
+    "rules": {"it": ["@regole", "@istruzioni", "@principi", "@linee guida", "@norme"]},
+    "private": {
+        "en": ["bank details", "iban", "tax return"],
+        "de": ["bankverbindung", "kontoverbindung", "steuererklärung"],
+        "fr": ["coordonnées bancaires", "rib", "déclaration d'impôts"],
+        "es": ["datos bancarios", "declaración de la renta"], "pt": ["dados bancários", "declaração de imposto"],
+        "ru": ["банковские реквизиты", "реквизиты"], "vi": ["số tài khoản"],
+        "it": ["salute", "medico", "finanze personali", "stipendio", "risparmi", "affitto", "mutuo", "prestito",
+               "debiti", "pensione", "carta di credito", "conto corrente", "investimenti", "dati bancari"],
+    },
+    "community": {"it": ["comunità", "associazione", "club", "volontariato", "social", "follower", "gruppo?"]},
+})
+RULE_HEADINGS += ["regole", "istruzioni", "principi"]
+INSTRUCTION_WORDS += ["sempre", "mai", "non devi", "devi", "è vietato", "obbligatorio"]
+TOPICLESS += ["varie", "altro", "altri", "generale", "memoria", "ricordi", "note", "cose", "di", "del", "della", "il",
+              "lo", "gli", "le"]

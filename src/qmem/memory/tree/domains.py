@@ -181,7 +181,7 @@ def heading_domain(heading: str) -> str:
 class Verdict:
     """A section's domain and the evidence that chose it."""
 
-    __slots__ = ("confident", "cues", "domain", "pin_reason", "pinned", "scores", "secrets")
+    __slots__ = ("confident", "cues", "domain", "pin_reason", "pinned", "scores", "secrets", "support")
 
     def __init__(self, domain: str) -> None:
         self.domain = domain
@@ -191,6 +191,7 @@ class Verdict:
         self.pinned = False
         self.pin_reason = ""
         self.confident = True
+        self.support: dict[str, int] = {}  # pieces of body evidence per domain (an unconfident verdict's)
 
     def to_dict(self) -> dict[str, object]:
         return {"domain": self.domain, "cues": self.cues, "pinned": self.pinned, "pin_reason": self.pin_reason,
@@ -296,6 +297,7 @@ def explain(heading: str, body: str, table: dict[str, list[str]], context: Conte
     verdict = Verdict(own)
     verdict.scores = dict(body_scores)
     verdict.confident = False
+    verdict.support = {d: len(why.get(d, [])) for d in body_scores}
     evidence = f"best {best} {score:g}" + (f", next {runner_up:g}" if len(ranked) > 1 else "") if ranked else "no cue"
     verdict.cues = [f"named after its heading: no domain is clear ({evidence}; needs {context.confidence:g} "
                     f"and a lead of {MARGIN:g})"]
@@ -339,9 +341,25 @@ def _dated_entry(head: str, body: str, table: dict[str, list[str]], context: Con
     if inner.confident and inner.domain != GENERAL:
         inner.cues = ["a dated log entry, filed by its subject"] + inner.cues
         return inner
+    leaning = _leaning(inner, context.confidence)
+    if leaning:  # two subjects close together are still a subject: better than a past day's catch-all
+        verdict = Verdict(leaning)
+        verdict.scores = inner.scores
+        verdict.cues = [f"a dated log entry whose body leans to {leaning} ({inner.scores[leaning]:g}, "
+                        f"{inner.support.get(leaning, 0)} pieces of evidence)"]
+        return verdict
     verdict = Verdict(ARCHIVE)
     verdict.cues = ["heading: a dated log entry (a past day's record; nothing says what it is about)"]
     return verdict
+
+
+def _leaning(verdict: Verdict, confidence: float) -> str:
+    """The domain an unconfident verdict's body leans to: the best score when it reaches
+    `confidence`, a tie going to the domain with more pieces of evidence ("" when still tied)."""
+    ranked = sorted(((score, verdict.support.get(d, 0), d) for d, score in verdict.scores.items()), reverse=True)
+    if not ranked or ranked[0][0] < confidence or (len(ranked) > 1 and ranked[1][:2] == ranked[0][:2]):
+        return ""
+    return ranked[0][2]
 
 
 def _heading_evidence(head: str, heading: str, matcher_: Matcher, table: dict[str, list[str]],

@@ -43,6 +43,13 @@ def expand(tokens: list[str], heading: bool) -> list[str]:
         out.extend(forms.get(word, (word,)))
     return out
 _NOTHING: tuple[tuple[str, ...], tuple] = ((), ())
+_CODE_SPAN = re.compile(r"`[^`\n]{1,200}`")
+_JOINERS = re.compile(r"(?<=\w)[-./:](?=\w)")
+
+
+def _joined(span: re.Match[str]) -> str:
+    """A code span with its identifiers' parts joined (`ingest/modbus_map.py` → ingest_modbus_map_py)."""
+    return _JOINERS.sub("_", span.group(0))
 
 
 def words_of(text: str, keep: str = "") -> list[str]:
@@ -136,10 +143,10 @@ class Matcher:
     """All cues of a table, indexed for one pass over the words of a text."""
 
     def __init__(self, cues: tuple[Cue, ...]) -> None:
-        shared: dict[str, int] = {}
-        for cue in cues:
-            shared[cue.text] = shared.get(cue.text, 0) + 1
-        self.share = {cue.text: shared[cue.text] for cue in cues}  # listed by k domains: weight / k
+        listing: dict[str, set[str]] = {}
+        for cue in cues:  # a word two languages (or forms) of one domain list is not split between them
+            listing.setdefault(cue.text, set()).add(cue.domain)
+        self.share = {text: len(domains) for text, domains in listing.items()}  # listed by k domains: weight / k
         self.words: dict[tuple[str, ...], list[Cue]] = {}
         self.prefixes: dict[str, list[Cue]] = {}
         self.suffixes: dict[str, list[Cue]] = {}
@@ -188,6 +195,8 @@ class Matcher:
         found: dict[tuple[str, str], Cue] = {}
         if heading and ("$" in text or not text.isascii()):
             text = _CURRENCY_ALONE.sub(" money ", text)  # "## $$": a heading of currency signs is about money
+        if "`" in text:  # an identifier in code is one word: `payout-worker` holds no "workers"
+            text = _CODE_SPAN.sub(_joined, text)
         tokens = expand([word for word in _WORD.findall(text) if not _CJK.match(word)], heading)
         whole = len(tokens)
         k = 0
