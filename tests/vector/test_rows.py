@@ -157,6 +157,8 @@ def test_a_rows_file_cut_short_is_a_clear_note_and_embed_mends_it(big, cli, cut)
     assert out.code == 0 and json.loads(out.out)  # BM25 answers
     assert "the vector store of collection main is unreadable" in out.err and "run qmem embed main" in out.err
     assert "answered with BM25" in out.err and "Traceback" not in out.err + out.out
+    doctor = cli("doctor")  # says what is wrong with the file, not only that it is unreadable
+    assert "the vector store is unreadable (" in doctor.out and os.path.basename(path) in doctor.out
     assert cli("embed", "--model", "fake", "-q").code == 0
     mended = cli("query", "entry number 12 about topic5", "--json")
     assert mended.code == 0 and mended.err == "" and json.loads(mended.out)[0]["ranks"]["vector"] is not None

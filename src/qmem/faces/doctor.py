@@ -305,7 +305,9 @@ def check_vectors(cfg: config_mod.Config) -> Check:
     for coll in folders:
         stored = store.load(cfg.data_dir, coll.name)
         if stored is None:
-            check.fail(f"collection {coll.name}: the vector store is unreadable", f"qmem{_flag(cfg)} embed {coll.name}")
+            why = store.damage(cfg.data_dir, coll.name)
+            check.fail(f"collection {coll.name}: the vector store is unreadable" + (f" ({why})" if why else ""),
+                       f"qmem{_flag(cfg)} embed {coll.name}")
             continue
         try:
             name = models.name_of(stored.model)

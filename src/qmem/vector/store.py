@@ -110,13 +110,19 @@ def load(data_dir: str, collection: str) -> Stored | None:
         return None
 
 
-def problem(data_dir: str, collection: str) -> str | None:
-    """Why a collection's vectors cannot be read (a damaged file), or None (readable, or none yet)."""
+def damage(data_dir: str, collection: str) -> str | None:
+    """What is wrong with a collection's vector files (the reader's error), or None (readable, or none yet)."""
     try:
         _read(store_dir(data_dir, collection))
     except (OSError, ValueError, KeyError, TypeError) as exc:
-        return f"the vector store of collection {collection} is unreadable ({exc}): run qmem embed {collection}"
+        return str(exc)
     return None
+
+
+def problem(data_dir: str, collection: str) -> str | None:
+    """Why a collection's vectors cannot be read (a damaged file), or None (readable, or none yet)."""
+    why = damage(data_dir, collection)
+    return None if why is None else f"the vector store of collection {collection} is unreadable ({why}): run qmem embed {collection}"
 
 
 def _read(folder: str) -> Stored | None:
