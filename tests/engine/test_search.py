@@ -368,6 +368,17 @@ def test_a_two_party_log_names_no_one():
     assert snippets.named_units([group]) == {0}
 
 
+def test_labelled_notes_are_no_group_log():
+    """`- Key: …`, `- Note: …`, `- Tip: …` are labels, not people: in notes where plain items sit
+    among them, a query word that is a label names no one, and no item is weighed down for
+    lacking it (`the api token rotates every 30 days` may answer `api key rotation`)."""
+    from qmem.text import snippets
+
+    body = "- Key: kept in the vault\n- Note: ask ops first\n- Tip: use the cli\n- the api token rotates every 30 days"
+    sc = snippets.scorer(body, [("key",), ("rotat",)])
+    assert snippets.named_units([sc]) == set() and not sc.named
+
+
 def test_entry_rarity_of_sections_of_one_entry_is_their_section_rarity():
     """A collection of one-paragraph sections (abstracts, passages): entry-level weights are the
     section-level ones, so SciFact-like ranking and snippets are unchanged."""

@@ -41,10 +41,12 @@ _COLONS = ":："
 _ASKS = ("?", "？")
 # An occurrence of a query unit as a message's speaker counts this many times (see `_credit_speakers`).
 SPEAKER_COUNT = 3
-# In a log of at least GROUP_SPEAKERS people, a question that names one of them (a query unit
-# that speaks a message there) asks about that person: an entry that neither names nor is
-# spoken by any person the question names scores this share (see `named_units`).
+# In a log of at least GROUP_SPEAKERS people (at least MESSAGE_SHARE of its entries are
+# `speaker: …` messages), a question that names one of them (a query unit that speaks a message
+# there) asks about that person: an entry of such a log that neither names nor is spoken by any
+# person the question names scores NAMELESS of its score (see `named_units`).
 GROUP_SPEAKERS = 3
+MESSAGE_SHARE = 0.8
 NAMELESS = 0.2
 
 
@@ -90,7 +92,7 @@ class _Scorer:
         self.line_units, self.spans, self.line_len = _mark(body, self.lines, units)
         # the units that speak a message here, and how many people speak
         self.speakers = _credit_speakers(self.lines, self.line_units, self.spans)
-        self.named: set[int] = set()  # the people the question names (`named_units`), for every section
+        self.named: set[int] = set()  # the people the question names, in a group log (`named_units`)
         self.entries = _entries(self.lines)
         self.replies = _replies(self.entries, self.lines)
         self.avg_len = max(1.0, sum(self.line_len) / max(1, len(self.entries)))
@@ -158,19 +160,26 @@ def _credit_speakers(lines: list[str], line_units: list[dict[int, int]],
 
 
 def named_units(scorers: list[_Scorer]) -> set[int]:
-    """The query units that speak a message in a log of at least GROUP_SPEAKERS people among
-    these sections: the people the question is about. Each scorer then weighs an entry that
-    holds none of them by NAMELESS (another person's look-alike message: `阿芳: 欣欣你新车什么
-    牌子？` for `静静买了什么牌子的车？`). In a two-party log (user and assistant) a role is no
-    one's name, and nothing changes."""
+    """The query units that speak a message in a group log (`_group_log`) among these
+    sections: the people the question is about. Each group log then weighs an entry that holds
+    none of them by NAMELESS (another person's look-alike message: `阿芳: 欣欣你新车什么牌子？`
+    for `静静买了什么牌子的车？`). A two-party log (user and assistant: roles, not people a
+    question is about) and notes whose items carry labels (`- Note: …`) are no group logs."""
+    logs = [sc for sc in scorers if _group_log(sc)]
     named: set[int] = set()
-    for sc in scorers:
-        spoken, people = sc.speakers
-        if people >= GROUP_SPEAKERS:
-            named |= spoken
-    for sc in scorers:
+    for sc in logs:
+        named |= sc.speakers[0]
+    for sc in logs:
         sc.named = named
     return named
+
+
+def _group_log(sc: _Scorer) -> bool:
+    """At least GROUP_SPEAKERS people speak, and MESSAGE_SHARE of the entries are messages."""
+    if sc.speakers[1] < GROUP_SPEAKERS or not sc.entries:
+        return False
+    messages = sum(1 for first, _ in sc.entries if _speaker(sc.lines[first]))
+    return messages >= MESSAGE_SHARE * len(sc.entries)
 
 
 def scorer(body: str, units: list[tuple[str, ...]]) -> _Scorer:
