@@ -169,3 +169,25 @@ def test_a_dated_entry_whose_subject_is_unclear_goes_where_its_body_leans_not_to
     verdict = explain("2026-01-05 — Saturday", body, TABLE)
     assert verdict.scores["infrastructure"] == verdict.scores["codebase"]  # tied: no clear lead
     assert verdict.domain == "infrastructure" and "leans to infrastructure" in verdict.cues[0]
+
+
+@pytest.mark.parametrize("heading, expected", [
+    ("boxes", "infrastructure"), ("deps", "codebase"), ("apt", "identity"), ("subs", "private"),
+    ("food", "identity"), ("music", "identity"), ("Bank", "private"), ("dentist", "private"),
+    ("vim", "infrastructure"), ("shell aliases", "infrastructure"), ("CI", "infrastructure"), ("SLOs", "infrastructure"),
+    ("FAQ", "lessons"), ("Glossar", "lessons"), ("leads", "business"),
+    ("School calendar", "dates"),   # a school's calendar is dates: "school" alone is a broad word
+    ("Persona", "identity"),        # Spanish "personas" (people) never takes the English "persona"
+])
+def test_terse_headings_of_everyday_and_technical_life(heading, expected):
+    assert domain(heading) == expected
+
+
+@pytest.mark.parametrize("body", [
+    "- dentist 2026-03-18 10:30\n- visa appointment 2026-05-02 at 9:00\n- car tax due 2026-10\n",
+    "- Zahnarzt am 18.03. um 10:30\n- Steuer bis 31.07.2026\n",
+])
+def test_a_list_of_appointments_and_deadlines_is_dates(body):
+    from qmem.memory.tree import shapes
+    assert "dates" in {row[0] for row in shapes.evidence(body)}
+    assert not shapes.evidence("- 2026-03-03 09:12 restarted nginx\n- 2026-03-04 10:00 rotated certs\n")  # a log

@@ -5,7 +5,8 @@ and a body says more by its shape than by its words: lines of `label: value` abo
 (name, born, timezone, languages) are a profile; list items that open with a person's name and
 give a role or a relation ("Ana — my sister", "Tom (CTO)", "小王：同事") are people; items that
 open with a day of the year and no year ("3 Mar", "12/24", "5月20日") or say "every year" are
-dates; IP addresses and host:port pairs are machines; paths to source files are code. Each kind
+dates, and so are appointments and deadlines ("dentist 2026-03-18 10:30", "due 2026-10");
+IP addresses and host:port pairs are machines; paths to source files are code. Each kind
 is matched in every language the cue tables hold, in time linear in the text. Pure functions.
 """
 
@@ -67,6 +68,14 @@ MONTHS = (r"jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|februar
 _DAY_OF_YEAR = re.compile(
     rf"(?i)^(?:\*\*)?(?:\d{{1,2}}[/.-]\d{{1,2}}(?![/.-]?\d)|\d{{1,2}}月\d{{1,2}}日|\d{{1,2}}월\s?\d{{1,2}}일|"
     rf"(?:{MONTHS})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?(?![\d,]*\s*\d{{4}})|\d{{1,2}}\.?\s+(?:de\s+)?(?:{MONTHS})\b(?!\s*(?:de\s+)?\d{{4}}))")
+# an appointment or a deadline inside an item ("dentist 2026-03-18 10:30", "passport renewal due 2026-10"):
+# a date after the item's first word with a time of day, or after a word that sets a deadline (a log
+# opens with its date instead)
+_DATE_IN = r"(?:\d{4}[-/.]\d{1,2}(?:[-/.]\d{1,2})?|\d{1,2}[./]\d{1,2}(?:[./]\d{2,4})?)"
+_APPOINTMENT = re.compile(
+    rf"(?i)^\S.*?(?:\s{_DATE_IN}\.?,?\s+(?:at\s+|um\s+|à\s+|a las\s+|às\s+|в\s+)?\d{{1,2}}[:h]\d{{2}}|"
+    rf"\b(?:due|until|deadline|by|before|bis|avant|hasta|até|до|entro|scadenza|fällig)\s+{_DATE_IN}|"
+    rf"(?:截止|期限|まで|마감)\s*{_DATE_IN})")
 _EVERY_YEAR = re.compile(r"(?i)\b(?:every year|yearly|annually|each year|cada año|chaque année|tous les ans|todo ano|"
                          r"todos os anos|jedes jahr|jährlich|каждый год|ежегодно|hàng năm)\b|每年|毎年|매년")
 
@@ -88,9 +97,10 @@ def evidence(body: str) -> list[tuple[str, float, str]]:
         people = sum(bool(_NAME_ITEM.match(item) and _ROLE.search(item[:80])) for item in items)
         if people >= 2 and people * 2 >= len(items):
             out.append(("people", 2.0, f"shape: {people} of {len(items)} items name a person and a role"))
-        days = sum(bool(_DAY_OF_YEAR.match(item) or _EVERY_YEAR.search(item)) for item in items)
+        days = sum(bool(_DAY_OF_YEAR.match(item) or _EVERY_YEAR.search(item) or _APPOINTMENT.match(item))
+                   for item in items)
         if days >= 2 and days * 2 >= len(items):
-            out.append(("dates", 2.0, f"shape: {days} of {len(items)} items are days of the year"))
+            out.append(("dates", 2.0, f"shape: {days} of {len(items)} items are days of the year or appointments"))
     machines = len(set(_IP.findall(body))) + len(set(_HOST_PORT.findall(body)))
     if machines:
         out.append(("infrastructure", min(machines, 2) * 1.0, f"shape: {machines} addresses of machines"))
