@@ -10,7 +10,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from qmem.text import analysis, query, snippets
+from qmem.text import analysis, entries, query
 from qmem.base import layout
 
 # whitespace of several kinds (`\s` is str.isspace), decimal digits of two scripts and a digit
@@ -37,14 +37,14 @@ def test_quoted_phrases(text):
 @SLOW
 @given(lines)
 def test_entry_start(line):
-    expected = bool(re.match(snippets.ENTRY_START, line) or re.match(snippets.SPEAKER, line))
-    assert snippets._starts_entry(line) == expected
+    expected = bool(re.match(entries.ENTRY_START, line) or re.match(entries.SPEAKER, line))
+    assert entries.starts_entry(line) == expected
 
 
 @SLOW
 @given(lines)
 def test_line_lead(line):
-    assert snippets._lead_end(line) == re.match(snippets.LEAD, line).end()
+    assert entries.lead_end(line) == re.match(entries.LEAD, line).end()
 
 
 @pytest.mark.parametrize("line", [
@@ -53,8 +53,8 @@ def test_line_lead(line):
     *("- [" + "t" * k + "] [P1] bob: hi" for k in (0, 1, 39, 40, 41)), "  3) [K][x]\tuser：  text", "[a]b: c",
 ])
 def test_boundaries(line):
-    assert snippets._starts_entry(line) == bool(re.match(snippets.ENTRY_START, line) or re.match(snippets.SPEAKER, line))
-    assert snippets._lead_end(line) == re.match(snippets.LEAD, line).end()
+    assert entries.starts_entry(line) == bool(re.match(entries.ENTRY_START, line) or re.match(entries.SPEAKER, line))
+    assert entries.lead_end(line) == re.match(entries.LEAD, line).end()
 
 
 @SLOW

@@ -16,6 +16,8 @@ from __future__ import annotations
 from _bisect import bisect_right  # the C module: bisect.py only re-exports it (~0.35M instructions)
 
 from . import analysis
+from .entries import lead_end, replies, speaker
+from .entries import spans as entry_spans
 
 MAX_LINE_CHARS = 240
 # Lines outside the best entry (context, a second entry) are clipped shorter.
@@ -31,13 +33,6 @@ RANK_LINES = 8
 GAP = "…"
 _K1 = 1.2
 _B = 0.5
-# Entries and line leads are found by hand, not with `re` (~25M instructions of imports, a
-# quarter of a cold search). The regular expressions they stand for, which
-# tests/text/test_lean_parsers.py compares them with (`\s` is str.isspace, `\d` str.isdecimal):
-ENTRY_START = r"^\s{0,3}(?:[-*+]|\d{1,3}[.)])\s"  # a list item: `- `, `* `, `1. `, `12) `
-SPEAKER = r"^[^\s:：]{1,24}[:：]\s"  # a message line: `user: `, `助手：`
-LEAD = r"^\s*(?:(?:[-*+]|\d{1,3}[.)])\s+)?(?:\[[^\]\n]{1,40}\]\s*)*(?:[^\s:：]{1,24}[:：]\s*)?"
-_COLONS = ":："
 _ASKS = ("?", "？")
 # An occurrence of a query unit as a message's speaker counts this many times (see `_credit_speakers`).
 SPEAKER_COUNT = 3
@@ -93,8 +88,8 @@ class _Scorer:
         # the units that speak a message here, and how many people speak
         self.speakers = _credit_speakers(self.lines, self.line_units, self.spans)
         self.named: set[int] = set()  # the people the question names, in a group log (`named_units`)
-        self.entries = _entries(self.lines)
-        self.replies = _replies(self.entries, self.lines)
+        self.entries = entry_spans(self.lines)
+        self.replies = replies(self.entries, self.lines)
         self.avg_len = max(1.0, sum(self.line_len) / max(1, len(self.entries)))
 
     def bm25(self, first: int, last: int) -> float:
@@ -139,13 +134,13 @@ def _credit_speakers(lines: list[str], line_units: list[dict[int, int]],
     people: set[str] = set()
     for row, units in enumerate(line_units):
         line = lines[row]
-        name = _speaker(line) if units or len(people) < GROUP_SPEAKERS else ""
+        name = speaker(line) if units or len(people) < GROUP_SPEAKERS else ""
         if not name:
             continue
         people.add(name)
         if not units:
             continue
-        start = line.find(name, 0, _lead_end(line))
+        start = line.find(name, 0, lead_end(line))
         end = start + len(name)
         inside = [(s, e, u) for s, e, u in spans[row] if start <= s and e <= end]
         for unit in {u for _, _, u in inside}:
@@ -178,7 +173,7 @@ def _group_log(sc: _Scorer) -> bool:
     """At least GROUP_SPEAKERS people speak, and MESSAGE_SHARE of the entries are messages."""
     if sc.speakers[1] < GROUP_SPEAKERS or not sc.entries:
         return False
-    messages = sum(1 for first, _ in sc.entries if _speaker(sc.lines[first]))
+    messages = sum(1 for first, _ in sc.entries if speaker(sc.lines[first]))
     return messages >= MESSAGE_SHARE * len(sc.entries)
 
 
@@ -307,50 +302,6 @@ def make_snippet(body: str, body_line: int, units: list[tuple[str, ...]], max_li
     return snippet
 
 
-def _entries(lines: list[str]) -> list[tuple[int, int]]:
-    """[first, last] line indexes of each entry: a list item with its continuation lines and
-    the items nested under it (a reply under its message), a `speaker: …` line, a paragraph."""
-    entries: list[list[int]] = []
-    indent = -1  # the current entry's list-item indentation (-1: not a list item)
-    for row, line in enumerate(lines):
-        if not line.strip():
-            continue
-        item = _entry_start(line)
-        if entries and entries[-1][1] == row - 1:
-            depth = len(line) - len(line.lstrip())
-            if not item and _speaker_end(line, 0, True) < 0 or item and 0 <= indent < depth:
-                entries[-1][1] = row  # a continuation line, a paragraph's next line, a nested item
-                continue
-        entries.append([row, row])
-        indent = len(line) - len(line.lstrip()) if item else -1
-    return [(first, last) for first, last in entries]
-
-
-def _replies(entries: list[tuple[int, int]], lines: list[str]) -> dict[int, tuple[int, int]]:
-    """Entry index → the entry right after it when both are messages from different speakers:
-    an exchange. A question and its reply are read together: the reply often holds the
-    answer and none of the question's words."""
-    out: dict[int, tuple[int, int]] = {}
-    speakers = [_speaker(lines[first]) for first, _ in entries]
-    for k in range(len(entries) - 1):
-        a, b = speakers[k], speakers[k + 1]
-        if a and b and a != b and entries[k + 1][0] == entries[k][1] + 1:
-            out[k] = entries[k + 1]
-    return out
-
-
-def _speaker(line: str) -> str:
-    """The `speaker` of a message line (after its list marker and `[tags]`), or ""."""
-    end = _lead_end(line)
-    head = line[:end].rstrip()
-    if not head.endswith(tuple(_COLONS)):
-        return ""
-    i = len(head) - 2
-    while i >= 0 and not head[i].isspace() and head[i] not in "]":
-        i -= 1
-    return head[i + 1:-1]
-
-
 def _shown_len(length: int, limit: int) -> int:
     """The characters `_clip` shows of a line this long."""
     return length if length <= limit + limit // 4 else limit
@@ -365,68 +316,6 @@ def _touches(chosen: set[int], row: int, lines: list[str]) -> bool:
         if r in chosen:
             return True
     return False
-
-
-def _starts_entry(line: str) -> bool:
-    """A list item or a `speaker: …` message line starts an entry of its own."""
-    return _entry_start(line) or _speaker_end(line, 0, True) >= 0
-
-
-def _spaces(line: str, i: int, most: int = -1) -> int:
-    """The index after the whitespace at `i` (at most `most` characters of it when given)."""
-    n = len(line) if most < 0 else min(len(line), i + most)
-    while i < n and line[i].isspace():
-        i += 1
-    return i
-
-
-def _marker_end(line: str, i: int) -> int:
-    """The end of a list marker at `i` (`-`, `*`, `+`, one to three digits and `.` or `)`), or -1."""
-    if i < len(line) and line[i] in "-*+":
-        return i + 1
-    j = i
-    while j < len(line) and j - i < 4 and line[j].isdecimal():
-        j += 1
-    return j + 1 if 1 <= j - i <= 3 and j < len(line) and line[j] in ".)" else -1
-
-
-def _entry_start(line: str) -> bool:
-    """`ENTRY_START` matches `line`."""
-    i = _spaces(line, 0, 4)
-    if i > 3:
-        return False
-    end = _marker_end(line, i)
-    return 0 <= end < len(line) and line[end].isspace()
-
-
-def _speaker_end(line: str, i: int, need_space: bool) -> int:
-    """The end of `name:` at `i` (1-24 characters, neither whitespace nor a colon, then `:` or
-    `：`), followed by whitespace when `need_space`; -1 when there is none."""
-    k = i
-    while k < len(line) and k - i <= 24 and not line[k].isspace() and line[k] not in _COLONS:
-        k += 1
-    if not (1 <= k - i <= 24 and k < len(line) and line[k] in _COLONS):
-        return -1
-    if need_space and not (k + 1 < len(line) and line[k + 1].isspace()):
-        return -1
-    return k + 1
-
-
-def _lead_end(line: str) -> int:
-    """Where the match of `LEAD` ends: indentation, a list marker, `[tags]`, a `speaker:`."""
-    i = _spaces(line, 0)
-    end = _marker_end(line, i)
-    if 0 <= end < len(line) and line[end].isspace():
-        i = _spaces(line, end)
-    while i < len(line) and line[i] == "[":
-        j = i + 1
-        while j < len(line) and j - i <= 41 and line[j] not in "]\n":
-            j += 1
-        if not (2 <= j - i <= 41 and j < len(line) and line[j] == "]"):
-            break
-        i = _spaces(line, j + 1)
-    end = _speaker_end(line, i, False)
-    return _spaces(line, end) if end >= 0 else i
 
 
 def _mark(body: str, lines: list[str], units: list[tuple[str, ...]]
@@ -547,9 +436,9 @@ def _clip(line: str, marks: list[tuple[int, int, int]], weights: list[float] | N
     spans = _merge([(s, e) for s, e, _ in marks])
     if len(line) <= limit + limit // 4:  # a line a little over is shown whole, not cut near its end
         return line, spans
-    lead_end = _lead_end(line)
-    lead_end = lead_end if lead_end <= limit // 2 else 0
-    room = limit - lead_end - 1
+    lead = lead_end(line)
+    lead = lead if lead <= limit // 2 else 0
+    room = limit - lead - 1
 
     def weight(mark: tuple[int, int, int]) -> float:
         return weights[mark[2]] if weights and mark[2] < len(weights) else 1.0
@@ -568,14 +457,14 @@ def _clip(line: str, marks: list[tuple[int, int, int]], weights: list[float] | N
             left += 1
         if total > best + 1e-9:
             best_start, best = start, total
-    if best_start <= lead_end + room // 6:  # the best stretch is near the start: no cut inside
+    if best_start <= lead + room // 6:  # the best stretch is near the start: no cut inside
         start, end, head = 0, limit, ""
     else:
         start = min(best_start, len(line) - room)
         end = start + room
-        head = line[:lead_end] + "…"
+        head = line[:lead] + "…"
     tail = "…" if end < len(line) else ""
     shift = len(head) - start
     kept = [(max(s, start) + shift, min(e, end) + shift) for s, e in spans if e > start and s < end]
-    lead_spans = [(s, min(e, lead_end)) for s, e in spans if head and s < lead_end]
+    lead_spans = [(s, min(e, lead)) for s, e in spans if head and s < lead]
     return head + line[start:end] + tail, lead_spans + kept
