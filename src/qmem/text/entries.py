@@ -1,4 +1,4 @@
-"""What a line of a section is: a list item, a `speaker: …` message, a reply to the message
+r"""What a line of a section is: a list item, a `speaker: …` message, a reply to the message
 before it, and where its lead (list marker, `[tags]`, `speaker:`) ends. Snippets group lines
 into these entries and score each.
 
