@@ -191,3 +191,10 @@ def test_a_list_of_appointments_and_deadlines_is_dates(body):
     from qmem.memory.tree import shapes
     assert "dates" in {row[0] for row in shapes.evidence(body)}
     assert not shapes.evidence("- 2026-03-03 09:12 restarted nginx\n- 2026-03-04 10:00 rotated certs\n")  # a log
+
+
+def test_one_source_file_named_is_some_evidence_of_code():
+    from qmem.memory.tree import shapes
+    assert ("codebase", 1.0) in {row[:2] for row in shapes.evidence("- wrote `sync/merge.go` and a test for it\n")}
+    verdict = explain("2026-02-01 — Merge queue", "- `sync/merge.go` holds the queue\n- a test runs it on recorded runs\n", TABLE)
+    assert verdict.domain == "codebase"

@@ -105,6 +105,6 @@ def evidence(body: str) -> list[tuple[str, float, str]]:
     if machines:
         out.append(("infrastructure", min(machines, 2) * 1.0, f"shape: {machines} addresses of machines"))
     files = len(set(_SOURCE_FILE.findall(body)))
-    if files >= 2:
-        out.append(("codebase", 1.5 if files < 3 else 2.0, f"shape: {files} source files named"))
+    if files:
+        out.append(("codebase", {1: 1.0, 2: 1.5}.get(files, 2.0), f"shape: {files} source file(s) named"))
     return out
