@@ -198,3 +198,11 @@ def test_one_source_file_named_is_some_evidence_of_code():
     assert ("codebase", 1.0) in {row[:2] for row in shapes.evidence("- wrote `sync/merge.go` and a test for it\n")}
     verdict = explain("2026-02-01 — Merge queue", "- `sync/merge.go` holds the queue\n- a test runs it on recorded runs\n", TABLE)
     assert verdict.domain == "codebase"
+
+
+@pytest.mark.parametrize("heading, expected", [
+    ("工作", "identity"), ("兴趣", "identity"), ("興趣", "identity"), ("취미", "identity"),
+    ("注文", "business"), ("주문", "business"), ("가계부", "private"), ("완료", "archive"),
+])
+def test_everyday_cjk_words_the_lists_lacked(heading, expected):
+    assert domain(heading, "- です。\n" if heading in ("注文",) else "") == expected

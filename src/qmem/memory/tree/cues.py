@@ -827,3 +827,12 @@ _extend({
                 "de": ["glossar", "häufige fragen"], "ru": ["глоссарий", "частые вопросы"]},
     "business": {"en": ["leads", "prospects", "crm"]},
 })
+
+# Everyday CJK words the lists lacked (a probe of headings written for the purpose).
+_extend({
+    "identity": {"zh": ["@工作?", "兴趣"], "zht": ["@工作?", "興趣"], "ko": ["취미", "관심사"]},
+    "projects": {"zh": ["学习?"], "zht": ["學習?"], "ko": ["공부?"]},
+    "business": {"ja": ["注文", "受注"], "ko": ["주문", "재정", "재무"]},
+    "private": {"ko": ["가계부"]},
+    "archive": {"ko": ["@완료", "@끝난 일"]},
+})
