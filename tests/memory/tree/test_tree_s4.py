@@ -206,3 +206,10 @@ def test_one_source_file_named_is_some_evidence_of_code():
 ])
 def test_everyday_cjk_words_the_lists_lacked(heading, expected):
     assert domain(heading, "- です。\n" if heading in ("注文",) else "") == expected
+
+
+@pytest.mark.parametrize("heading, expected", [("Skill迭代", "agents"), ("Agent 架构", "agents"), ("架构与 Agent", "codebase")])
+def test_a_tie_goes_to_the_domain_the_heading_names_first_even_when_its_cue_is_inflected(heading, expected):
+    """"skill" is the cue "skills", "Agent" the cue "agents": their place in the heading was not found, so
+    the other domain always came first."""
+    assert domain(heading) == expected

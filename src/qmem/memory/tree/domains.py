@@ -362,6 +362,16 @@ def _leaning(verdict: Verdict, confidence: float) -> str:
     return ranked[0][2]
 
 
+def _position(head: str, text: str) -> int:
+    """Where a cue stands in the heading, found in an inflected form too ("skills" in "skill list",
+    "agents" in "Agent design"): the order the heading names domains in breaks ties."""
+    for cut in range(len(text), max(2, len(text) - 3) - 1, -1):
+        at = head.find(text[:cut])
+        if at >= 0:
+            return at
+    return 10**5
+
+
 def _heading_evidence(head: str, heading: str, matcher_: Matcher, table: dict[str, list[str]],
                       kana: bool | None = None) -> tuple[dict[str, float], list[str], dict[str, list[str]], set[str]]:
     """Per domain, the heading's points; the domains in the order the heading names them; the
@@ -379,7 +389,7 @@ def _heading_evidence(head: str, heading: str, matcher_: Matcher, table: dict[st
             strong.add(cue.domain)
         points = HEADING_WEIGHT * matcher_.weight(cue)
         scores[cue.domain] = scores.get(cue.domain, 0) + points
-        at = head.find(cue.text)
+        at = _position(head, cue.text)
         positions[cue.domain] = min(positions.get(cue.domain, 10**6), at if at >= 0 else 10**5)
         why.setdefault(cue.domain, []).append(f"heading: {cue.text} (+{points:g})")
     for emoji, domain in EMOJI.items():
