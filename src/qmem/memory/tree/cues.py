@@ -21,7 +21,8 @@ three times body cues. Order matters: a tie goes to the domain listed first.
 
 from __future__ import annotations
 
-# Per domain, per language. Languages: en, zh (Simplified), zht (Traditional), ja, de, vi.
+# Per domain, per language. Languages: en, zh (Simplified), zht (Traditional), ja, de, vi; ko, es, fr, pt, ru
+# and it are added by the blocks at the end.
 CUES: dict[str, dict[str, list[str]]] = {
     "accounts": {
         "en": ["passcodes", "sign-in", "access tokens", "keys and tokens", "accounts", "credentials", "logins",
