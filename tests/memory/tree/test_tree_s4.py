@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from qmem.memory.tree import grow as tree
 from qmem.memory.tree.domains import explain, load_table
+
+from .test_tree_invariants import check_invariants, make_ws
 
 TABLE = load_table({})
 
@@ -213,3 +216,65 @@ def test_a_tie_goes_to_the_domain_the_heading_names_first_even_when_its_cue_is_i
     """"skill" is the cue "skills", "Agent" the cue "agents": their place in the heading was not found, so
     the other domain always came first."""
     assert domain(heading) == expected
+
+
+FRENCH_MEMORY = """# Mémoire de l'assistant de Camille
+
+## À propos de moi
+- Camille, traductrice indépendante à Nantes, fuseau horaire Europe/Paris.
+- J'aime le thé vert ; je n'aime pas les appels avant 10 h.
+
+## Consignes
+- Toujours répondre en français, sauf pour le code.
+- Ne jamais envoyer un devis sans me le montrer.
+- Il faut citer la source de chaque chiffre.
+
+## Proches
+- Hugo — mon frère, vit à Lille
+- Inès (amie, avocate)
+- Mme Roux : voisine, a un double des clés
+
+## Clients et factures
+- Agence Lumen : 0,12 € le mot, paiement à 30 jours
+- Éditions Brume : facturation mensuelle, relancer la facture de mars
+
+## Dates
+- 14/02 — anniversaire de Hugo
+- 3 mai — fête des voisins
+- chaque année en juin : déclaration d'impôts
+
+## Ordinateur et sauvegardes
+- Portable sous Ubuntu, sauvegarde chaque nuit sur le NAS 192.168.1.20
+- Le NAS sert aussi les photos : 192.168.1.20:5000
+
+## Réunion du 12 février 2026 avec Lumen
+- Nouveau glossaire validé, décision prise, dossier clos.
+
+## Divers
+- Migration du site vers un autre hébergeur : à faire, pas encore commencé
+- Choisir entre deux offres d'hébergement, reste à comparer les prix
+"""
+
+
+def test_a_french_memory_migrates_into_the_domains_a_reader_would_choose(tmp_path):
+    ws = make_ws(tmp_path, FRENCH_MEMORY)
+    result = tree.migrate(ws, force=True, day="2026-03-01", explain=True)
+    got = {row["section"]: row["domain"] for row in result.sections}
+    assert got["À propos de moi"] == "identity"
+    assert got["Consignes"] in ("(root: pinned)", "rules")   # the agent's rules are pinned
+    assert got["Proches"] == "people"
+    assert got["Clients et factures"] == "business"
+    assert got["Dates"] == "dates"
+    assert got["Ordinateur et sauvegardes"] == "infrastructure"
+    assert got["Réunion du 12 février 2026 avec Lumen"] == "archive"   # a closed dated entry
+    assert "general" not in got.values()
+    check_invariants(ws, FRENCH_MEMORY)
+
+
+@pytest.mark.parametrize("heading, body, expected", [
+    ("Riunione del 3 marzo 2026", "- contratto approvato e firmato, tutto concluso\n", "archive"),
+    ("Sessione 2026-03-05: nuovo sito", "- da fare: le traduzioni\n- non ancora pubblicato\n", "projects"),
+    ("Réunion du 12 février 2026", "- devis validé, dossier clos\n", "archive"),
+])
+def test_italian_and_more_french_words_say_whether_a_dated_entry_is_closed(heading, body, expected):
+    assert domain(heading, body) == expected

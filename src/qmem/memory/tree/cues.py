@@ -837,3 +837,10 @@ _extend({
     "private": {"ko": ["가계부"]},
     "archive": {"ko": ["@완료", "@끝난 일"]},
 })
+_extend({
+    "identity": {"vi": ["giới thiệu", "thông tin cá nhân"]},
+    "community": {"vi": ["nhóm?", "nhóm zalo", "hội"]},
+    "projects": {"de": ["offen?", "offene punkte"]},
+    "dates": {"de": ["*termine", "*termin"]},   # Arzttermine, Zahnarzttermin: a compound is what its last part says
+    "infrastructure": {"de": ["heimnetz*", "*netzwerk", "*server"]},
+})

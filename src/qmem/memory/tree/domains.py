@@ -72,10 +72,10 @@ _MONEY = re.compile(r"(?i)[$€£¥₫]\s?\d[\d,.]*|\d[\d,.]*\s?(?:€|元|円|�
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\S")
 _DONE = re.compile(r"(?i)✅|✔|☑|\[x\]|~~.+~~|\b(?:done|completed|finished|shipped|resolved|closed|merged|retired)\b|"
                    r"已完成|已解决|已关闭|已上线|已合并|完了|済み|erledigt|abgeschlossen|đã xong|đã hoàn thành|완료|"
-                   r"\b(?:terminée?s?|concluíd[oa]s?|terminad[oa]s?|готово|сделано|выполнено|завершено)\b")
+                   r"\b(?:terminée?s?|concluíd[oa]s?|terminad[oa]s?|completat[oa]|готово|сделано|выполнено|завершено)\b")
 _CURRENT = re.compile(r"(?i)\b(?:current|currently|active|ongoing|open|now|live|in progress|today|this week|next)\b|"
                       r"当前|目前|现在|进行中|本周|現在|進行中|今週|aktuell|laufend|hiện tại|đang|현재|진행 ?중|"
-                      r"\b(?:actuel(?:le)?s?|en cours|atua(?:l|is)|em andamento|actual(?:es)?|en curso|vigentes?|jetzt|"
+                      r"\b(?:actuel(?:le)?s?|en cours|atua(?:l|is)|em andamento|actual(?:es)?|en curso|vigentes?|jetzt|attual[ei]|in corso|"
                       r"сейчас|текущ\w*)\b")
 # A heading that records an event on a date: "Session 2026-05-22 — …", "2026-04-09: kickoff",
 # "Meeting (Jan 24, 2026)", "会议 2026-03-01"; a date saying "as of" ("(updated 2026-04-13)") is not one.
@@ -88,12 +88,12 @@ _DAY = rf"(?:\d{{4}}[-/.年]\d{{1,2}}[-/.月]\d{{1,2}}日?|{_MONTH}|{_DAY_FIRST}
 _EVENT = (r"session|meeting|call|sync|standup|stand-up|retro|incident|interview|workshop|sprint|day|"
           r"会议|会话|复盘|例会|會議|會話|セッション|会議|打ち合わせ|sitzung|besprechung|buổi|cuộc họp|"
           r"séance|réunion|sessão|reunião|chamada|reunión|sesión|llamada|сессия|встреча|созвон|совещание|"
-          r"세션|회의|미팅|通话|通話|ミーティング|treffen|gespräch")
-_LOG_ENTRY = re.compile(rf"(?i)^(?:(?:{_EVENT})\s*(?:#?\d+\s*)?[-–—:：(（]?\s*(?:(?:du|de|del|do|da|vom|am|on|of|от)\s+)?{_DAY}|{_DAY}\s*(?:→\s*{_DAY}\s*)?(?:[-–—:：]|\s+\S)|"
+          r"세션|회의|미팅|通话|通話|ミーティング|treffen|gespräch|riunione|sessione|chiamata|incontro")
+_LOG_ENTRY = re.compile(rf"(?i)^(?:(?:{_EVENT})\s*(?:#?\d+\s*)?[-–—:：(（]?\s*(?:(?:du|de|del|do|da|vom|am|on|of|от|il)\s+)?{_DAY}|{_DAY}\s*(?:→\s*{_DAY}\s*)?(?:[-–—:：]|\s+\S)|"
                         rf"(?:{_EVENT})\s*#?\d*\b.*[(（]\s*{_DAY})")
 _ISO_DAY = re.compile(r"\d{4}[-/.]\d{2}[-/.]\d{2}")
 _AS_OF = re.compile(r"(?i)\b(?:updated|revised|added|as of|last|since|mis[e]? à jour|atualizad[oa]|actualizad[oa]|"
-                    r"aktualisiert|обновлено|cập nhật)\b|更新|截至|截止|現在|stand|업데이트")
+                    r"aktualisiert|обновлено|cập nhật|aggiornat[oa])\b|更新|截至|截止|現在|stand|업데이트")
 # A heading's own numbering, dates and asides, which a domain named after it leaves out.
 _NUMBERING = re.compile(r"^(?:[一二三四五六七八九十]+[、.．]|第[一二三四五六七八九十\d]+[章节部分]|\d+(?:\.\d+)*[.)、]?|[ivx]+[.)]|§)\s*",
                         re.IGNORECASE)

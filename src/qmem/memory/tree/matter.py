@@ -36,7 +36,9 @@ _OPEN = re.compile(
     # fr / pt / ru
     r"à faire|en attente|pas encore|reste à|prochaines? étapes?|à décider|à confirmer|en suspens|"
     r"a fazer|\bpendentes?\b|ainda não|próximos passos|aguardando|em aberto|"
-    r"в работе|ещё не|еще не|осталось|следующи[ей] шаг|ожидаем|ждём|ждем|не решен|\bнужно\b|\bнадо\b")
+    r"в работе|ещё не|еще не|осталось|следующи[ей] шаг|ожидаем|ждём|ждем|не решен|\bнужно\b|\bнадо\b|"
+    # it
+    r"da fare|in attesa|non ancora|prossimi passi|da decidere|da confermare")
 
 _CLOSED = re.compile(
     r"(?i)✅|✔|☑|\[x\]|\b(?:done|completed|finished|shipped|resolved|closed|merged|retired|fixed|released|deployed|"
@@ -51,7 +53,9 @@ _CLOSED = re.compile(
     r"\b(?:terminée?s?|résolue?s?|corrigée?s?|livrée?s?|déployée?s?|fermée?s?|décidée?s?|réglée?s?|annulée?s?|"
     r"concluíd[oa]s?|resolvid[oa]s?|corrigid[oa]s?|entregues?|implantad[oa]s?|fechad[oa]s?|decidid[oa]s?|"
     r"cancelad[oa]s?|готово|сделано|исправлен[оа]?|завершен[оа]?|завершён|решено|закрыт[оа]?|выпущен[оа]?|"
-    r"отмен[её]н[оа]?)\b")
+    r"отмен[её]н[оа]?|validée?s?|approuvée?s?|signée?s?|clos|close|décision prise|aprovad[oa]s?|assinad[oa]s?|"
+    r"validad[oa]s?|aprobad[oa]s?|firmad[oa]s?|genehmigt|unterschrieben|согласовано|подписан[оа]?|утвержден[оа]?|"
+    r"completat[oa]|conclus[oa]|chius[oa]|risolt[oa]|corrett[oa]|rilasciat[oa]|decis[oa]|approvat[oa]|annullat[oa])\b")
 
 # An English item that tells what was done: it opens with a verb in the past tense.
 _IRREGULAR = ("built", "wrote", "made", "ran", "found", "chose", "got", "went", "did", "met", "sent", "took",
