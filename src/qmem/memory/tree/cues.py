@@ -844,3 +844,10 @@ _extend({
     "dates": {"de": ["*termine", "*termin"]},   # Arzttermine, Zahnarzttermin: a compound is what its last part says
     "infrastructure": {"de": ["heimnetz*", "*netzwerk", "*server"]},
 })
+_extend({
+    "people": {"de": ["leute", "menschen"]},
+    "private": {"ru": ["зарплат*", "ипотек*", "сбережени*"]},
+})
+RULE_HEADINGS += ["how to work with me", "working with me", "so arbeitest du mit mir", "wie du mit mir arbeitest",
+                  "comment travailler avec moi", "como trabalhar comigo", "cómo trabajar conmigo",
+                  "come lavorare con me", "как со мной работать", "cách làm việc với tôi"]

@@ -88,7 +88,7 @@ _DAY = rf"(?:\d{{4}}[-/.年]\d{{1,2}}[-/.月]\d{{1,2}}日?|{_MONTH}|{_DAY_FIRST}
 _EVENT = (r"session|meeting|call|sync|standup|stand-up|retro|incident|interview|workshop|sprint|day|"
           r"会议|会话|复盘|例会|會議|會話|セッション|会議|打ち合わせ|sitzung|besprechung|buổi|cuộc họp|"
           r"séance|réunion|sessão|reunião|chamada|reunión|sesión|llamada|сессия|встреча|созвон|совещание|"
-          r"세션|회의|미팅|通话|通話|ミーティング|treffen|gespräch|riunione|sessione|chiamata|incontro")
+          r"세션|회의|미팅|通话|通話|ミーティング|treffen|gespräch|riunione|sessione|chiamata|incontro|buổi họp")
 _LOG_ENTRY = re.compile(rf"(?i)^(?:(?:{_EVENT})\s*(?:#?\d+\s*)?[-–—:：(（]?\s*(?:(?:du|de|del|do|da|vom|am|on|of|от|il)\s+)?{_DAY}|{_DAY}\s*(?:→\s*{_DAY}\s*)?(?:[-–—:：]|\s+\S)|"
                         rf"(?:{_EVENT})\s*#?\d*\b.*[(（]\s*{_DAY})")
 _ISO_DAY = re.compile(r"\d{4}[-/.]\d{2}[-/.]\d{2}")
@@ -479,6 +479,6 @@ def instruction(heading: str, body: str, table: dict[str, list[str]], matcher_: 
     ordered = [item for item in items if orders.find(item)]
     if len(items) < 2 or len(ordered) * 3 < len(items) * 2:
         return ""
-    if len(ordered) == len(items) >= 3 or not cues.find(head, heading=True):
+    if len(ordered) == len(items) >= 3 or not [cue for cue in cues.find(head, heading=True) if not cue.weak]:
         return f"{len(ordered)} of {len(items)} items are instructions"
     return ""
