@@ -206,6 +206,7 @@ def test_one_source_file_named_is_some_evidence_of_code():
 @pytest.mark.parametrize("heading, expected", [
     ("工作", "identity"), ("兴趣", "identity"), ("興趣", "identity"), ("취미", "identity"),
     ("注文", "business"), ("주문", "business"), ("가계부", "private"), ("완료", "archive"),
+    ("팀", "people"), ("남은 일", "projects"), ("使っている道具", "infrastructure"),
 ])
 def test_everyday_cjk_words_the_lists_lacked(heading, expected):
     assert domain(heading, "- です。\n" if heading in ("注文",) else "") == expected

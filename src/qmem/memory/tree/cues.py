@@ -851,3 +851,8 @@ _extend({
 RULE_HEADINGS += ["how to work with me", "working with me", "so arbeitest du mit mir", "wie du mit mir arbeitest",
                   "comment travailler avec moi", "como trabalhar comigo", "cómo trabajar conmigo",
                   "come lavorare con me", "как со мной работать", "cách làm việc với tôi"]
+_extend({
+    "people": {"ko": ["팀?", "팀원들"]},
+    "projects": {"ko": ["남은 일", "남은 작업", "해야 할 일"], "zh": ["剩下的事", "待做"], "ja": ["残りの作業"]},
+    "infrastructure": {"ja": ["道具", "仕事道具"]},
+})
