@@ -301,3 +301,11 @@ def test_two_orders_under_a_heading_with_only_a_broad_cue_are_instructions():
 ])
 def test_more_words_of_german_russian_and_vietnamese(heading, body, expected):
     assert domain(heading, body) == expected
+
+
+@pytest.mark.parametrize("heading, expected", [
+    ("🐾 Mochi", "identity"), ("🧳 Sommer 2026", "dates"), ("💳 Karten", "private"), ("🐛 Stuff", "codebase"),
+    ("🏠 Home server", "infrastructure"),  # the words still name their domain more strongly
+])
+def test_everyday_emoji_in_a_heading_name_a_domain(heading, expected):
+    assert domain(heading) == expected

@@ -856,3 +856,13 @@ _extend({
     "projects": {"ko": ["남은 일", "남은 작업", "해야 할 일"], "zh": ["剩下的事", "待做"], "ja": ["残りの作業"]},
     "infrastructure": {"ja": ["道具", "仕事道具"]},
 })
+EMOJI.update({
+    "🏠": "identity", "🏡": "identity", "🐶": "identity", "🐱": "identity", "🐾": "identity", "🍽": "identity",
+    "🍳": "identity", "☕": "identity", "🏋": "identity", "🏃": "identity", "🎵": "identity", "🎮": "identity",
+    "🏥": "private", "💊": "private", "🩺": "private", "🦷": "private", "🏦": "private", "💳": "private",
+    "✈": "dates", "🧳": "dates", "🗺": "dates", "🏖": "dates", "⏰": "dates", "🎉": "dates",
+    "🔧": "infrastructure", "🧰": "infrastructure", "🖨": "infrastructure", "📱": "infrastructure", "📡": "infrastructure",
+    "🐛": "codebase", "🧪": "codebase", "📖": "lessons", "🧠": "lessons", "🔗": "lessons",
+    "📊": "business", "🧾": "business", "🛒": "business", "🏪": "business", "📞": "people", "☎": "people", "📇": "people",
+    "🚫": "rules", "⛔": "rules",
+})
