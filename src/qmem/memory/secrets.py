@@ -51,10 +51,16 @@ _PARTIAL = re.compile(r"(?<![\w-])(?:sk-(?:proj-|ant-)?|gh[pousr]_|github_pat_|g
 
 _PASSWORD_WORDS = (r"password|passwd|pwd|pw|passphrase|passcode|pin|"
                    r"密码|密碼|口令|パスワード|暗証番号|passwort|kennwort|mật khẩu|"
-                   r"contraseña|contrasena|clave|senha|mot de passe|mdp|비밀번호|암호|패스워드|пароль")
+                   r"contraseña|contrasena|clave|senha|mot de passe|mdp|비밀번호|암호|패스워드|пароль|"
+                   # nl, pl, tr, id/ms, sv/da/no, cs, ar, hi, th, fa, el (uk writes пароль)
+                   r"wachtwoord|hasło|haslo|şifresi|şifre|parola|kata sandi|kata laluan|lösenord|adgangskode|"
+                   r"passord|heslo|كلمة المرور|كلمة السر|الرقم السري|पासवर्ड|รหัสผ่าน|رمز عبور|رمز(?![\u0600-\u06ff])|"
+                   r"گذرواژه|کلمه عبور|κωδικός πρόσβασης|κωδικός|συνθηματικό")
 _KEY_WORDS = (rf"{_PASSWORD_WORDS}|secret|token|api[_ -]?key|apikey|access[_ -]?key|secret[_ -]?key|"
               r"client[_ -]?secret|app[_ -]?secret|private[_ -]?key|(?:backup|recovery) codes?|"
-              r"密钥|金鑰|秘钥|私钥|私鑰|令牌|シークレット|トークン|khóa api|khóa")
+              r"密钥|金鑰|秘钥|私钥|私鑰|令牌|シークレット|トークン|khóa api|khóa|"
+              r"api-sleutel|klucz api|api anahtarı|api anahtar|kunci api|api-nyckel|api-nøgle|api-nøkkel|api klíč|"
+              r"ключ api|مفتاح api|एपीआई कुंजी|คีย์ api|کلید api|κλειδί api")
 # name, then up to 24 characters in the same sentence and cell, then ":", "=" or "：" (maybe inside
 # **bold**), then the value; or, with no separator, a value that is obviously a secret.
 _ASSIGNMENT = re.compile(rf"(?i)(?<![a-z])(?P<key>{_KEY_WORDS})(?:s|es)?(?![a-z])"
@@ -63,17 +69,21 @@ _ASSIGNMENT = re.compile(rf"(?i)(?<![a-z])(?P<key>{_KEY_WORDS})(?:s|es)?(?![a-z]
 _IN_PARENS = re.compile(rf"(?i)(?<![a-z])(?:{_PASSWORD_WORDS})(?:s)?(?![a-z])[^()（）\n|]{{0,30}}[(（]\s*`?"
                         rf"(?P<value>[^\s()（）`]{{4,64}})`?\s*[)）]")
 # An all-letter value counts only after a word that means nothing but a password: Spanish "clave"
-# is also "key" in "palabra clave: memoria" (keyword), so a password after it needs a digit or a mark.
-_PASSWORD_KEY = re.compile(rf"(?i)^(?!clave$)(?:{_PASSWORD_WORDS})$")
+# is also "key" in "palabra clave: memoria" (keyword), Italian "parola" a word, Greek "κωδικός" any
+# code, so a password after them needs a digit or a mark.
+_PASSWORD_KEY = re.compile(rf"(?i)^(?!clave$|parola$|κωδικός$)(?:{_PASSWORD_WORDS})$")
 _DIGIT_KEYS = re.compile(r"(?i)pin|code|pass|pw|密码|密碼|口令|パスワード|暗証番号|kennwort|mật khẩu|contrase|clave|senha|"
-                         r"mot de passe|비밀번호|암호|пароль")
+                         r"mot de passe|비밀번호|암호|пароль|wachtwoord|has[łl]o|şifre|parola|sandi|laluan|lösenord|"
+                         r"adgangskode|passord|heslo|كلمة|الرقم السري|पासवर्ड|รหัสผ่าน|رمز|گذرواژه|کلمه عبور|"
+                         r"κωδικός πρόσβασης|συνθηματικό")
 _EMAIL_PAIR = re.compile(r"\S+@\S+\.[A-Za-z]{2,}\s*/\s*([^\s/]{6,})")
 _USER_PAIR = re.compile(r"(?<![^\s:：(])(?P<user>[\w.+-]{2,})\s+/\s+(?P<value>[^\s/]{4,})")  # "admin / Pa55#word"
 _LOGIN_NAMES = {"admin", "root", "administrator", "sa", "postgres", "pi", "ubuntu", "guest", "user", "test", "demo"}
 _TIGHT_PAIR = re.compile(r"(?<![\w/.~:@-])(?P<user>[A-Za-z_][\w.-]{1,31})/(?P<value>[^\s/`'\"|),;]{4,64})(?![\w/])")
 _LOGIN_LINE = re.compile(r"(?i)user(?:name)?\s*/\s*pass|login|credential|\bdb\b|database|mysql|postgres|redis|mongo|"
                          r"账号|帳號|账户|用户名|密码|密碼|ユーザー|ログイン|zugang|tài khoản|cuenta|usuario|contraseña|"
-                         r"conta|senha|compte|identifiant|계정|아이디|비밀번호|учётная|логин")
+                         r"conta|senha|compte|identifiant|계정|아이디|비밀번호|учётная|логин|inlog|logowani|"
+                         r"kullanıcı adı|inloggning|přihlášení|логін|تسجيل الدخول|लॉगिन|เข้าสู่ระบบ|σύνδεση")
 _VERSION = re.compile(r"\d\.\d|:\d")  # "qwen2.5", "llama3.2:3b": a model or version tag
 _WORDS_JOINED = re.compile(r"^[A-Za-z]+(?:-[A-Za-z]+)*$|.*[()]")  # "de-repression", "Dp71Delta(110": prose
 _DIGIT = re.compile(r"\d")

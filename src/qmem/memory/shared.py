@@ -30,12 +30,21 @@ _STRONG = (r"confidential|owner[- ]only|only for (?:the )?owner|do not share|don
            r"기밀|비공개|본인만|나만 볼|공유 금지|공유하지 말|언급 금지|"
            r"confidencial|solo para mí|sólo para mí|no compartir|só para mim|não compartilhar|"
            r"confidentiel|ne pas partager|strictement personnel|riservato|confidenziale|non condividere|"
-           r"конфиденциально|не делиться")
+           r"конфиденциально|не делиться|"
+           # nl, pl, tr, id/ms, sv/da/no, cs, uk, ar, hi, th, fa, el
+           r"vertrouwelijk|niet delen|alleen voor mij|poufn[eya]|nie udostępniać|tylko dla mnie|\bgizli\b|"
+           r"paylaşma|sadece bana|rahasia|rahsia|jangan dibagikan|hanya untuk saya|konfidentiell|fortrolig|"
+           r"\bhemlig|hemmelig|dela inte|del ikke|ikke del\b|endast för mig|bara för mig|kun for mig|kun for meg|"
+           r"důvěrné|\btajné|nesdílet|jen pro mě|pouze pro mě|конфіденційно|не ділитися|лише для мене|"
+           r"тільки для мене|\bسري\b|لا تشارك|للمالك فقط|गोपनीय|साझा न करें|केवल मेरे लिए|सिर्फ़? मेरे लिए|"
+           r"ความลับ|ห้ามแชร์|ห้ามเผยแพร่|เฉพาะเจ้าของ|محرمانه|به اشتراک نگذار|فقط برای من|εμπιστευτικ|"
+           r"απόρρητο(?!υ)|μην το μοιραστ|μόνο για μένα")
 # "private"/"personal" mark a section when they stand apart: "(private)", "— Private",
 # "[private]", "Private:" or a heading that is that word ("Private", "Private notes"). So do 隐私/隱私
 # ("privacy"): "（隐私）" marks a section, "隐私与合规" (privacy law) names a topic.
 _APART = (r"private|personal|privat|privado|privada|privé|privée|privato|privata|私人|隐私|隱私|個人的|プライベート|cá nhân|"
-          r"개인|사적")
+          r"개인|사적|persoonlijk|prywatne|osobiste|özel|kişisel|pribadi|peribadi|personlig|personligt|privata|"
+          r"soukromé|osobní|приватне|особисте|خاص|شخصي|निजी|व्यक्तिगत|ส่วนตัว|خصوصی|شخصی|ιδιωτικ[όάή]|προσωπικ[όάή]")
 _MARK = re.compile(rf"(?i)(?:{_STRONG})|[(（\[【]\s*(?:{_APART})\b|[-–—:：|/]\s*(?:{_APART})\b|"
                    rf"^(?:{_APART})(?:\s+(?:notes?|matters?|stuff|life|info|things))?\s*$")
 _LABEL = re.compile(rf"(?i)^\s*(?:>\s*)*(?:[-*+]|\d+[.)])?\s*[*_(\[【]*\s*(?:{_STRONG}|{_APART})\b[^:：\n]{{0,20}}[:：)\]】]")

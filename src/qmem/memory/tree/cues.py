@@ -21,8 +21,11 @@ three times body cues. Order matters: a tie goes to the domain listed first.
 
 from __future__ import annotations
 
+from .cues_world import INSTRUCTION_WORDS_WORLD, RULE_HEADINGS_WORLD, TOPICLESS_WORLD, WORLD
+
 # Per domain, per language. Languages: en, zh (Simplified), zht (Traditional), ja, de, vi; ko, es, fr, pt, ru
-# and it are added by the blocks at the end.
+# and it are added by the blocks at the end, nl, pl, tr, id/ms, sv/da/no, cs, uk, ar, hi, th, fa and el by
+# `cues_world.py`.
 CUES: dict[str, dict[str, list[str]]] = {
     "accounts": {
         "en": ["passcodes", "sign-in", "access tokens", "keys and tokens", "accounts", "credentials", "logins",
@@ -674,6 +677,13 @@ def _extend(more: dict[str, dict[str, list[str]]]) -> None:
             CUES[domain].setdefault(lang, []).extend(new)
             listed.update(new)
 
+
+# Dutch, Polish, Turkish, Indonesian/Malay, Swedish/Danish/Norwegian, Czech, Ukrainian, Arabic, Hindi,
+# Thai, Persian and Greek (`cues_world.py`), merged by the same loop.
+_extend(WORLD)
+RULE_HEADINGS += RULE_HEADINGS_WORLD
+INSTRUCTION_WORDS += INSTRUCTION_WORDS_WORLD
+TOPICLESS += TOPICLESS_WORLD
 
 _extend(_MORE)
 RULE_HEADINGS += ["règles", "consignes", "principes", "regras", "diretrizes", "princípios", "правила", "инструкции",

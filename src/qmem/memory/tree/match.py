@@ -21,11 +21,31 @@ import unicodedata
 
 from .cues import ABBREVIATIONS, HEADING_ONLY
 
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+# Scripts matched as substrings: CJK, and Thai, which writes no spaces between words.
+_CJK = re.compile(r"[\u0e00-\u0e7f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+_THAI = re.compile(r"[\u0e00-\u0e7f]")
 _KANA = re.compile(r"[\u3040-\u30ff]")
-# After folding: runs of letters with accents, digits and `_` outside the CJK scripts. A Latin word
-# written against CJK text ("Discord统一CLI", "skill迭代记录") is a word of its own: CJK is matched apart.
-_WORD = re.compile(r"[^\W\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]+")
+
+
+def _marks() -> str:
+    """The combining marks of the alphabets with spaces (Devanagari vowel signs, Arabic harakat…) as
+    a character class's ranges: `\\w` holds no mark, so it cut "सुरक्षा" into स, र, क, ष."""
+    out, start, last = [], -1, -2
+    for code in list(range(0x300, 0x2000)) + [0x10000]:
+        mark = code < 0x2000 and unicodedata.category(chr(code))[0] == "M" and not 0x0e00 <= code <= 0x0e7f
+        if mark and code == last + 1:
+            last = code
+            continue
+        if start >= 0:
+            out.append(f"\\u{start:04x}-\\u{last:04x}")
+        start, last = (code, code) if mark else (-1, -2)
+    return "".join(out)
+
+
+# After folding: runs of letters (with their combining marks), digits and `_` outside the scripts
+# matched as substrings. A Latin word written against CJK text ("Discord统一CLI", "skill迭代记录") is a
+# word of its own: CJK is matched apart.
+_WORD = re.compile(rf"(?:[^\W\u0e00-\u0e7f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]|[{_marks()}])+")
 MAX_WORDS = 4
 _CURRENCY_ALONE = re.compile(r"(?<![\w$€£¥₩₫])[$€£¥₩₫]{1,3}(?![\w$€£¥₩₫])")
 _BODY_FORMS = {short: tuple(long.split()) for short, long in ABBREVIATIONS.items()}
@@ -76,7 +96,8 @@ def has_kana(text: str) -> bool:
 
 def fold(text: str) -> str:
     """What cues are matched against: NFKC (full-width → ASCII), case-folded."""
-    return unicodedata.normalize("NFKC", text).casefold()
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    return folded.replace("\u0307", "") if "\u0307" in folded else folded  # Turkish İ folds to i + a dot
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -136,6 +157,8 @@ class Cue:
         self.words = tuple(_WORD.findall(self.text)) if not self.cjk else ()
         self.kind = {(True, True): "infix", (False, True): "prefix", (True, False): "suffix"}.get(starred, "word")
         specific = (self.cjk and len(self.text) >= 3) or (not self.cjk and len(self.words) >= 2)
+        if self.cjk and _THAI.search(self.text):  # a Thai syllable takes about three characters, a CJK one
+            specific = len(self.text) >= 9 or " " in self.text
         self.weight = (2.0 if specific else 1.0) / (2 if weak else 1)
 
 
