@@ -309,3 +309,10 @@ def test_more_words_of_german_russian_and_vietnamese(heading, body, expected):
 ])
 def test_everyday_emoji_in_a_heading_name_a_domain(heading, expected):
     assert domain(heading) == expected
+
+
+@pytest.mark.parametrize("heading, expected", [("2) Về Lan", "identity"), ("IV. Về tôi và gia đình", "identity"),
+                                               ("I. Identité", "identity")])
+def test_a_numbered_heading_is_read_after_its_number(heading, expected):
+    """`^về` (a cue for the start of a heading) starts after "2)"; a French "Identité" is identity."""
+    assert domain(heading) == expected

@@ -876,3 +876,5 @@ EMOJI.update({
     "📊": "business", "🧾": "business", "🛒": "business", "🏪": "business", "📞": "people", "☎": "people", "📇": "people",
     "🚫": "rules", "⛔": "rules",
 })
+_extend({"identity": {"fr": ["@identité"], "pt": ["@identidade"], "es": ["@identidad"], "it": ["@identità"],
+                      "de": ["@identität"], "ru": ["@личность"]}})

@@ -98,6 +98,8 @@ _AS_OF = re.compile(r"(?i)\b(?:updated|revised|added|as of|last|since|mis[e]? à
 _NUMBERING = re.compile(r"^(?:[一二三四五六七八九十]+[、.．]|第[一二三四五六七八九十\d]+[章节部分]|\d+(?:\.\d+)*[.)、]?|[ivx]+[.)]|§)\s*",
                         re.IGNORECASE)
 _ASIDE = re.compile(r"\s*(?:[(（\[【][^)）\]】]*[)）\]】]|[-–—:：|/].*)$")
+_LIST_NUMBER = re.compile(r"^(?:\d{1,3}(?:\.\d{1,3})*[.):、]|[ivx]{1,4}[.)]|[a-h][.)]|[一二三四五六七八九十]+[、.．]|"
+                          r"第[一二三四五六七八九十\d]+[章节部分])\s*")
 _BRACKETED = re.compile(r"[(（\[【][^)）\]】]*[)）\]】]")
 _DATE = re.compile(r"\d{4}[-/.年]\d{1,2}(?:[-/.月]\d{1,2}日?)?|\b(?:19|20)\d\d\b")
 
@@ -381,6 +383,7 @@ def _heading_evidence(head: str, heading: str, matcher_: Matcher, table: dict[st
     scores: dict[str, float] = {}
     positions: dict[str, int] = {}
     why: dict[str, list[str]] = {}
+    head = _LIST_NUMBER.sub("", head) or head  # "2) Về Lan": a cue for the heading's start starts after the number
     main = _BRACKETED.sub(" ", head).strip()
     found = matcher_.find(main, heading=True, kana=kana) if main and main != head else []
     strong: set[str] = set()
