@@ -193,3 +193,47 @@ def test_thai_is_matched_inside_a_run_and_weighs_by_its_length():
 def test_a_turkish_capital_dotted_i_folds_to_i():
     assert fold("İş Arkadaşları") == "iş arkadaşları"
     assert domains.explain("İletişim ve İş arkadaşları", "- Ayşe\n", TABLE).domain == "people"
+
+
+# A dated entry (matter.py): open words keep it with its subject, closed words file it in archive; the
+# event words and month names of these languages make a heading a dated entry.
+DATED = [
+    ("nl", "Vergadering 2026-03-03: servers", "- Nieuwe server besproken\n- Klaar: migratie\n",
+     "- Nieuwe server besproken\n- Nog te doen: migratie\n"),
+    ("pl", "Spotkanie 2026-03-03: serwery", "- Omówiono nowy serwer\n- Gotowe: migracja\n",
+     "- Omówiono nowy serwer\n- Jeszcze nie: migracja\n"),
+    ("tr", "Toplantı 2026-03-03: sunucular", "- Yeni sunucu konuşuldu\n- Taşıma bitti\n",
+     "- Yeni sunucu konuşuldu\n- Taşıma henüz yapılmadı\n"),
+    ("id", "Rapat 2026-03-03: jaringan", "- Bahas jaringan kantor\n- Migrasi selesai\n",
+     "- Bahas jaringan kantor\n- Migrasi belum jalan\n"),
+    ("sv", "Möte 2026-03-03: servrar", "- Ny server diskuterad\n- Flytten är klart\n",
+     "- Ny server diskuterad\n- Flytten ännu inte gjord\n"),
+    ("cs", "Schůzka 2026-03-03: servery", "- Probrán nový server\n- Migrace hotovo\n",
+     "- Probrán nový server\n- Migrace zatím ne\n"),
+    ("uk", "Зустріч 2026-03-03: інфраструктура", "- Обговорили новий сервер\n- Міграцію завершено\n",
+     "- Обговорили новий сервер\n- Міграцію ще не почали\n"),
+    ("ar", "اجتماع 2026-03-03: الخوادم", "- ناقشنا الخادم الجديد\n- اكتمل النقل\n",
+     "- ناقشنا الخادم الجديد\n- النقل لم يتم بعد\n"),
+    ("hi", "बैठक 2026-03-03: सर्वर", "- नए सर्वर पर चर्चा\n- माइग्रेशन पूरा हुआ\n",
+     "- नए सर्वर पर चर्चा\n- माइग्रेशन अभी नहीं हुआ\n"),
+    ("th", "ประชุม 2026-03-03: เซิร์ฟเวอร์", "- คุยเรื่องเซิร์ฟเวอร์ใหม่\n- ย้ายระบบเสร็จแล้ว\n",
+     "- คุยเรื่องเซิร์ฟเวอร์ใหม่\n- ยังไม่ได้ย้ายระบบ\n"),
+    ("fa", "جلسه 2026-03-03: سرورها", "- درباره سرور جدید صحبت شد\n- انتقال تمام شد\n",
+     "- درباره سرور جدید صحبت شد\n- انتقال هنوز انجام نشده\n"),
+    ("el", "Συνάντηση 2026-03-03: διακομιστές", "- Συζητήσαμε τον νέο διακομιστή\n- Η μετάβαση ολοκληρώθηκε\n",
+     "- Συζητήσαμε τον νέο διακομιστή\n- Η μετάβαση εκκρεμεί\n"),
+]
+
+
+@pytest.mark.parametrize("lang, heading, closed, still_open", DATED)
+def test_a_dated_entry_is_archive_when_closed_and_stays_with_its_subject_when_open(lang, heading, closed, still_open):
+    assert domains.explain(heading, closed, TABLE).domain == "archive"
+    assert domains.explain(heading, still_open, TABLE).domain == "infrastructure"
+
+
+@pytest.mark.parametrize("heading", ["Vergadering 3 maart 2026", "Spotkanie 3 marca 2026", "Toplantı 3 mart 2026",
+                                     "Schůzka 3. března 2026", "Зустріч 3 березня 2026", "Συνάντηση 3 Μαρτίου 2026",
+                                     "Möte 3 mars 2026", "Rapat 3 Agustus 2026"])
+def test_a_meeting_on_a_day_written_with_its_month_name_is_a_dated_entry(heading):
+    verdict = domains.explain(heading, "- Alles besproken\n", TABLE)
+    assert verdict.domain == "archive" and "dated log entry" in " ".join(verdict.cues)

@@ -36,6 +36,7 @@ import time
 from ...base.errors import ConfigError
 from .. import secrets, shared
 from .cues import CUES, EMOJI, INSTRUCTION_WORDS, RULE_HEADINGS, TOPICLESS, kana_only
+from .cues_world import EVENTS_WORLD
 from . import shapes
 from .match import Matcher, fold, for_table, has_kana, matcher, stems, words_of
 from .matter import CLOSED, OPEN, state
@@ -89,6 +90,7 @@ _EVENT = (r"session|meeting|call|sync|standup|stand-up|retro|incident|interview|
           r"会议|会话|复盘|例会|會議|會話|セッション|会議|打ち合わせ|sitzung|besprechung|buổi|cuộc họp|"
           r"séance|réunion|sessão|reunião|chamada|reunión|sesión|llamada|сессия|встреча|созвон|совещание|"
           r"세션|회의|미팅|通话|通話|ミーティング|treffen|gespräch|riunione|sessione|chiamata|incontro|buổi họp")
+_EVENT += f"|{EVENTS_WORLD}"  # and in the languages of cues_world.py
 _LOG_ENTRY = re.compile(rf"(?i)^(?:(?:{_EVENT})\s*(?:#?\d+\s*)?[-–—:：(（]?\s*(?:(?:du|de|del|do|da|vom|am|on|of|от|il)\s+)?{_DAY}|{_DAY}\s*(?:→\s*{_DAY}\s*)?(?:[-–—:：]|\s+\S)|"
                         rf"(?:{_EVENT})\s*#?\d*\b.*[(（]\s*{_DAY})")
 _ISO_DAY = re.compile(r"\d{4}[-/.]\d{2}[-/.]\d{2}")

@@ -45,7 +45,8 @@ def _marks() -> str:
 # After folding: runs of letters (with their combining marks), digits and `_` outside the scripts
 # matched as substrings. A Latin word written against CJK text ("Discord统一CLI", "skill迭代记录") is a
 # word of its own: CJK is matched apart.
-_WORD = re.compile(rf"(?:[^\W\u0e00-\u0e7f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]|[{_marks()}])+")
+_LETTERS = r"[^\W\u0e00-\u0e7f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]"
+_WORD = re.compile(rf"{_LETTERS}+(?:[{_marks()}]+{_LETTERS}*)*")  # a run of letters, marks inside it
 MAX_WORDS = 4
 _CURRENCY_ALONE = re.compile(r"(?<![\w$€£¥₩₫])[$€£¥₩₫]{1,3}(?![\w$€£¥₩₫])")
 _BODY_FORMS = {short: tuple(long.split()) for short, long in ABBREVIATIONS.items()}
@@ -229,7 +230,7 @@ class Matcher:
                 k += 1
                 continue
             k += self._at(tokens, k, heading, whole, found)
-        if self.cjk_pattern is not None:
+        if self.cjk_pattern is not None and _CJK.search(text):  # a text with no CJK or Thai holds none of them
             japanese = has_kana(text) if kana is None else kana
             for match in self.cjk_pattern.finditer(text):
                 for cue in self.cjk[match.group(0)]:

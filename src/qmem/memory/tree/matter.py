@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import re
 
+from .cues_world import CLOSED_WORLD, OPEN_WORLD
+
 OPEN = "open"
 CLOSED = "closed"
 
@@ -56,6 +58,9 @@ _CLOSED = re.compile(
     r"отмен[её]н[оа]?|validée?s?|approuvée?s?|signée?s?|clos|close|décision prise|aprovad[oa]s?|assinad[oa]s?|"
     r"validad[oa]s?|aprobad[oa]s?|firmad[oa]s?|genehmigt|unterschrieben|согласовано|подписан[оа]?|утвержден[оа]?|"
     r"completat[oa]|conclus[oa]|chius[oa]|risolt[oa]|corrett[oa]|rilasciat[oa]|decis[oa]|approvat[oa]|annullat[oa])\b")
+
+_OPEN = re.compile(f"{_OPEN.pattern}|{OPEN_WORLD}")  # and in the languages of cues_world.py
+_CLOSED = re.compile(f"{_CLOSED.pattern}|{CLOSED_WORLD}")
 
 # An English item that tells what was done: it opens with a verb in the past tense.
 _IRREGULAR = ("built", "wrote", "made", "ran", "found", "chose", "got", "went", "did", "met", "sent", "took",

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import re
 
+from .cues_world import MONTHS_WORLD
+
 _ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(.*)$")
 
 # -- a profile: `label: value` lines about the user ------------------------------------------
@@ -65,6 +67,7 @@ MONTHS = (r"jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|februar
            r"novembre|décembre|janeiro|fevereiro|março|maio|junho|julho|setembro|outubro|novembro|dezembro|"
            r"januar|februar|märz|juni|juli|oktober|dezember|января|февраля|марта|апреля|мая|июня|июля|августа|"
            r"сентября|октября|ноября|декабря|tháng \d{1,2}")
+MONTHS += f"|{MONTHS_WORLD}"  # and in the languages of cues_world.py
 _DAY_OF_YEAR = re.compile(
     rf"(?i)^(?:\*\*)?(?:\d{{1,2}}[/.-]\d{{1,2}}(?![/.-]?\d)|\d{{1,2}}月\d{{1,2}}日|\d{{1,2}}월\s?\d{{1,2}}일|"
     rf"(?:{MONTHS})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?(?![\d,]*\s*\d{{4}})|\d{{1,2}}\.?\s+(?:de\s+)?(?:{MONTHS})\b(?!\s*(?:de\s+)?\d{{4}}))")
