@@ -1,10 +1,10 @@
-"""Cue words of twelve more languages, the shape of `cues._MORE` (domain → language → words).
+"""Cue words of twelve more languages, the shape of `cues_more.MORE` (domain → language → words).
 
 Dutch (nl), Polish (pl), Turkish (tr), Indonesian (id) with Malay (ms) where it differs, Swedish
 (sv) with Danish (da) and Norwegian (no) where they differ, Czech (cs), Ukrainian (uk), Arabic
 (ar), Hindi (hi), Thai (th), Persian (fa) and Greek (el): what people write in an agent's memory
 notes, from general knowledge of each language (no data set's words). `cues.py` merges them with
-the same loop as `_MORE`: a word a domain lists already is not listed twice.
+the same steps as `cues_more.MORE`: a word a domain lists already is not listed twice.
 
 Inflecting languages give stems (`serwer*`, `проєкт*`, `müşteri*`): Latin, Cyrillic and Greek
 cues are whole words, and the matcher's inflection is English's. Arabic writes its article on the
