@@ -14,13 +14,13 @@ migrate --force` would). Reported per file and overall:
   the root's generated part;
 - migrate's wall time.
 
-The held-out files (rule in /work/coord/notes/tree.md: per language, sort by sha256 of the file
-name, the first 3 English and 2 Chinese) are skipped unless `--held-out` asks for them alone.
+The held-out files (per language, sorted by the sha256 of the file name: the first 3 English
+and 2 Chinese) are skipped unless `--held-out` asks for them alone.
 `--sections` writes every section's domain and cues as TSV (for judging by reading).
 `--set DIR` measures every file DIR/SOURCES.tsv lists (a held-out set of its own, such as
 bench/data/tree-heldout-s2: composed files whose reader's table was written before qmem ran on them).
-`--judge READER.tsv` scores each section against a reader's table (RULE.md in
-/work/coord/notes/tree-judgements/): RIGHT when qmem's domain is the reader's first choice,
+`--judge READER.tsv` scores each section against a reader's table (written by the rule in
+bench/data/tree-judging.md): RIGHT when qmem's domain is the reader's first choice,
 ACCEPTABLE when it is one the reader accepts or a domain named after the section's own heading
 (the rule's wording), else WRONG; reported per language, and again counting own-heading domains
 as wrong (the stricter reading).
@@ -241,6 +241,7 @@ def main() -> None:
     which = f"set {os.path.basename(os.path.normpath(args.set))}" if args.set else "held out" if args.held_out else "dev"
     total = summary(rows)
     text = table(rows, total, which)
+    os.makedirs(args.out, exist_ok=True)
     if args.judge:
         verdicts, scores = judge(sections, args.judge)
         text += "\n" + scores
