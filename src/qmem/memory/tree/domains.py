@@ -39,7 +39,7 @@ from .cues import CUES, EMOJI, INSTRUCTION_WORDS, RULE_HEADINGS, TOPICLESS, kana
 from .cues_world import EVENTS_WORLD
 from . import shapes
 from .match import Matcher, fold, for_table, has_kana, matcher, stems, words_of
-from .matter import CLOSED, OPEN, state
+from .matter import CLOSED, OPEN, heading_status, state
 from .units import bare_title
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]")
@@ -269,6 +269,12 @@ def explain(heading: str, body: str, table: dict[str, list[str]], context: Conte
     if dated and ARCHIVE in table and _LOG_ENTRY.match(head) and not _AS_OF.search(head) \
             and not _CURRENT.search(head) and not _in_future(head):
         return _dated_entry(head, body, table, context, found)
+    status, said = heading_status(fold(bare_title(heading)))
+    goes = {OPEN: PROJECTS, CLOSED: ARCHIVE}.get(status, "")
+    if goes in table:  # "App X (in progress)", "Stand 2026 (bitti)": the heading says how far the work is
+        verdict = Verdict(goes)
+        verdict.cues = [f"heading: its status says the work is {'ongoing' if status == OPEN else 'finished'} ({said})"]
+        return verdict
     kana = context.kana if context.kana is not None else has_kana(heading) or has_kana(body[:BODY_CHARS])
     heading_scores, order, why, broad = _heading_evidence(head, heading, context.matcher, table, kana)
     body_scores = _body_evidence(body, context, found, why, kana)

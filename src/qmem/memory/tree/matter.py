@@ -88,3 +88,44 @@ def state(heading: str, body: str) -> tuple[str, str]:
     if left:  # more done than left: a day's record with a loose end or two
         return CLOSED, f"{len(finished) + len(told)} things done, {len(left)} left"
     return "", ""
+
+
+# -- the status a heading gives its matter ----------------------------------------------------
+# "Shop app (in progress)", "Portal (delivered 2026-06)", "Dự án: chi nhánh (từ 2026-09)": a heading
+# whose aside states how far the work is names a piece of work, whatever its topic words say.
+_SINCE = (r"(?:since|from|desde|depuis|seit|dal?|od|từ|sejak|с|з|起|以来|から|부터)\s*\d{4}|"
+          r"\d{4}[-/.]?\d{0,2}\s*(?:起|以来|から|부터|'?(?:dan|den|tan|ten) beri|以降)")
+_ONGOING = (r"in progress|ongoing|on-?going|under way|underway|wip|work in progress|active work|"
+            r"in arbeit|laufend|em andamento|em curso|en curso|en cours|in corso|w toku|w trakcie|"
+            r"devam ediyor|sürüyor|berjalan|sedang berjalan|sedang dikerjakan|в работе|в процессе|идёт|идет|"
+            r"đang làm|đang thực hiện|đang triển khai|đang chạy|in uitvoering|pågår|probíhá|триває|"
+            r"진행 중|진행중")
+_ONGOING_CJK = r"进行中|進行中|推进中|推進中|开发中|開發中|対応中|開発中|作業中|🚧"
+_FINISHED = (r"done|completed|complete|finished|shipped|delivered|ended|closed|shelved|abandoned|cancell?ed|"
+             r"retired|archived|wrapped up|"
+             r"erledigt|abgeschlossen|beendet|concluso|conclusa|concluído|concluída|concluido|concluida|entregue|"
+             r"terminé|terminée|terminado|terminada|terminato|finalizado|finalizada|completato|"
+             r"zakończone|zakończony|zakończona|ukończone|bitti|tamamlandı|selesai|afgerond|avslutad|dokončeno|"
+             r"завершено|завершён|закончено|закрыто|đã xong|đã hoàn thành|hoàn thành|"
+             r"완료|종료")
+_FINISHED_CJK = r"已完成|已结束|已結束|已结案|已結案|已上线|已上線|完了|終了|済み|✅|☑|✔"
+_STATUS_ASIDE = re.compile(r"[(（\[【]([^)）\]】]{1,80})[)）\]】]")
+_ONGOING_RE = re.compile(rf"(?i)(?<![^\W\d_])(?:{_ONGOING})(?![^\W\d_])|(?<![^\W\d_])(?:{_SINCE})|{_ONGOING_CJK}")
+_FINISHED_RE = re.compile(rf"(?i)(?<![^\W\d_])(?:{_FINISHED})(?![^\W\d_])|{_FINISHED_CJK}")
+_LEADING_MARK = re.compile(r"^\W*?(✅|☑|✔|🚧)")
+
+
+def heading_status(heading: str) -> tuple[str, str]:
+    """(OPEN, CLOSED or "", the words that say so) for the work a heading names by its status:
+    an aside in brackets ("(in progress)", "（已完成，2025-12）", "(since 2026-09)", "(bitti)") or a
+    leading ✅/🚧. A heading's own words name a topic; its aside, how far the work on it is."""
+    lead = _LEADING_MARK.match(heading)
+    asides = [m.group(1) for m in _STATUS_ASIDE.finditer(heading)]
+    for text in asides + ([lead.group(1)] if lead else []):
+        finished = _FINISHED_RE.search(text)
+        if finished:
+            return CLOSED, finished.group(0)
+        ongoing = _ONGOING_RE.search(text)
+        if ongoing:
+            return OPEN, ongoing.group(0)
+    return "", ""
