@@ -32,3 +32,15 @@ def test_a_heading_whose_aside_states_the_work_s_status_names_a_piece_of_work(he
 @pytest.mark.parametrize("heading", ["Server notes (2026-02-11)", "Server notes (as of March)", "Servers (always on)"])
 def test_an_aside_that_states_no_status_is_no_evidence_of_work(heading):
     assert domain(heading, "- the VPS runs nginx and postgres\n") == "infrastructure"
+
+
+@pytest.mark.parametrize("heading", ["Who Marguerite is", "About Oskar", "Chi è Lucia", "O Tomku", "Tentang Budi",
+                                     "Wer ist Henrike", "Quem é Joana", "Ai là Minh", "Aylin hakkında", "Кто такой Фёдор"])
+def test_a_heading_about_a_named_person_is_a_profile(heading):
+    body = "- works nights, lives by the sea\n- likes long walks and the radio\n- servers at home, two laptops\n"
+    assert domain(heading, body) == "identity"
+
+
+@pytest.mark.parametrize("heading", ["About Docker", "About This Repo", "Meet the Team", "Who we are hiring"])
+def test_about_a_topic_or_a_group_is_no_person(heading):
+    assert "about a person" not in " ".join(explain(heading, "- notes\n", TABLE).cues)

@@ -243,6 +243,45 @@ class Context:
         return max(0.25, 1.0 - share) if share > 0.5 else 1.0
 
 
+# -- a heading about a person ----------------------------------------------------------------
+# "Who Teddy is", "About Brian", "Chi è Davide", "O Kasi", "Tentang Ayu", "Elif Hanım hakkında": a
+# heading that is a word for "about"/"who is" and a name (capitalised words, none a cue) is a profile.
+_ABOUT_BEFORE = (r"about|all about|who is|who's|who|meet|chi è|chi sono|su di|a proposito di|kim jest|kim jestem|o|"
+                 r"tentang|siapa|über|wer ist|à propos de|qui est|sobre|acerca de|quién es|quem é|quem sou|over|wie is|"
+                 r"om|vem är|hvem er|o|kdo je|об|о|про|кто такой|кто такая|кто|về|ai là|hakkında|profil|profile of|"
+                 r"біо|про себе")
+_ABOUT_AFTER = r"is|hakkında|kimdir|kim|について|のこと|profile|bio|in brief|in short"
+_CAPITAL = r"[A-ZÀ-ÖØ-ÞĀ-ſА-ЯЁІЇЄҐ][^\W\d_]*\.?"
+_PERSON_HEADING = re.compile(rf"^(?P<before>(?i:{_ABOUT_BEFORE})\s+)?(?P<name>(?:{_CAPITAL})(?:\s+{_CAPITAL}){{0,2}})"
+                             rf"(?P<after>\s+(?i:{_ABOUT_AFTER}))?\s*[?:]?$")
+_NOT_NAMES = frozenset(("this", "the", "our", "my", "your", "his", "her", "their", "us", "me", "you", "we", "it",
+                        "memory", "memories", "memoria", "memorie", "pamięć", "hafıza", "hafızası", "memori", "mémoire",
+                        "gedächtnis", "speicher", "память", "bộ", "nhớ", "long-term", "long", "term", "notes", "agent",
+                        "assistant", "assistente", "asystenta", "asisten", "pribadi", "ajan", "di", "de", "da", "del",
+                        "and", "for", "of", "index", "file", "workspace"))
+
+
+def _names(words: list[str], matcher_: Matcher) -> list[str]:
+    """The words of `words` that may be a person's name: capitalised, no cue, no common word."""
+    return [w for w in words if w[:1].isupper() and fold(w).strip(".") not in _NOT_NAMES and len(w) > 1
+            and not matcher_.find(fold(w), heading=True)]
+
+
+def about_person(heading: str, context: Context) -> str:
+    """Why a heading is about a person, the user ("" when it is not): see `_PERSON_HEADING`."""
+    text = bare_title(heading).strip()
+    found = _PERSON_HEADING.match(text)
+    if not found:
+        return ""
+    name = found.group("name").split()
+    names = _names(name, context.matcher)
+    if len(names) != len(name):
+        return ""
+    if found.group("before") or found.group("after"):
+        return f"heading: about a person ({' '.join(names)})"
+    return ""
+
+
 def explain(heading: str, body: str, table: dict[str, list[str]], context: Context | None = None,
             found: list | None = None, *, dated: bool = True, vague: bool = False) -> Verdict:
     """The domain of a section (heading text and body below it) with the evidence that chose it.
@@ -269,6 +308,11 @@ def explain(heading: str, body: str, table: dict[str, list[str]], context: Conte
     if dated and ARCHIVE in table and _LOG_ENTRY.match(head) and not _AS_OF.search(head) \
             and not _CURRENT.search(head) and not _in_future(head):
         return _dated_entry(head, body, table, context, found)
+    person = about_person(heading, context) if "identity" in table else ""
+    if person:
+        verdict = Verdict("identity")
+        verdict.cues = [person]
+        return verdict
     status, said = heading_status(fold(bare_title(heading)))
     goes = {OPEN: PROJECTS, CLOSED: ARCHIVE}.get(status, "")
     if goes in table:  # "App X (in progress)", "Stand 2026 (bitti)": the heading says how far the work is
