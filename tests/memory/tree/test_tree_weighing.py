@@ -44,3 +44,35 @@ def test_a_heading_about_a_named_person_is_a_profile(heading):
 @pytest.mark.parametrize("heading", ["About Docker", "About This Repo", "Meet the Team", "Who we are hiring"])
 def test_about_a_topic_or_a_group_is_no_person(heading):
     assert "about a person" not in " ".join(explain(heading, "- notes\n", TABLE).cues)
+
+
+@pytest.mark.parametrize("heading", ["ひみつ（わたしだけ）", "内緒の話", "Личное (никому не говорить)", "Health (only me)",
+                                     "Between us", "Don't tell the kids", "Notatki (nie pokazywać)", "只有我知道的事",
+                                     "Sağlık (kimseye söyleme)", "Catatan (jangan bilang siapa-siapa)"])
+def test_a_heading_that_says_only_me_or_tell_no_one_is_private(heading):
+    from qmem.memory import shared
+    assert shared.confidential(heading)
+    assert domain(heading, "- thinking about quitting in spring\n- the clinic on Tuesday\n") == "private"
+
+
+@pytest.mark.parametrize("heading", ["Only me and the dog", "Between us and the suppliers", "Secrets management",
+                                     "비밀번호 변경 주기", "Show only the errors"])
+def test_words_near_a_private_mark_are_no_mark(heading):
+    from qmem.memory import shared
+    assert not shared.confidential(heading)
+
+
+@pytest.mark.parametrize("heading, body, expected", [
+    ("👨‍👩‍👦‍👦 Os meus", "- Ana, a minha mulher\n- os miúdos na escola\n", "people"),
+    ("👩 Sobre mim", "- gosto de café\n", "identity"),
+    ("Our household", "- partner works nights; the kids walk to school\n", "people"),
+    ("ともだち", "- タクヤ：大学の同期\n", "people"),
+    ("おかね", "- 仕送り：月3万円\n- おこづかいは週末に使う\n", "private"),
+    ("卒論", "- テーマ：方言の研究、締切は1月\n- 指導教員に毎週みせる\n", "projects"),
+    ("Kod", "- Python 3.12, testy w pytest\n", "codebase"),
+    ("Даты", "- 12 мая — годовщина\n", "dates"),
+    ("Czego się nauczyliśmy", "- zawsze sprawdzaj kopie\n- nigdy nie wysyłaj w piątek\n", "lessons"),
+    ("oss", "- maintain two small libraries\n", "community"),
+])
+def test_whole_word_classes_the_tables_lacked(heading, body, expected):
+    assert domain(heading, body) == expected

@@ -70,7 +70,7 @@ CUES: dict[str, dict[str, list[str]]] = {
                "lifestyle", "routine", "daily routine", "likes", "dislikes", "personal details", "basics",
                "the basics", "@about?", "profile", "user profile", "personal", "personal info", "preferences",
                "personality", "tone", "persona", "habits", "allergies", "allergic", "diet", "hobbies", "likes and dislikes",
-               "who we are", "meal", "household", "communication style", "my background", "vegetarian", "vegan"],
+               "who we are", "meal", "communication style", "my background", "vegetarian", "vegan"],
         "zh": ["用户信息", "用户画像", "用户偏好", "@身份", "我是谁", "个人简介", "简介", "我的情况", "基本情况", "基本信息", "自我", "生活习惯", "作息", "口味", "@关于", "关于我", "个人", "档案",
                "用户档案", "个人档案", "偏好", "性格", "习惯", "过敏", "爱好", "身份", "个人信息", "自我介绍", "喜欢"],
         "zht": ["使用者資訊", "@身分", "我是誰", "個人簡介", "簡介", "基本資料", "自我介紹", "生活習慣", "作息", "@關於", "關於我", "個人", "檔案", "使用者檔案", "偏好", "性格",

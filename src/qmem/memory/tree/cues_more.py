@@ -509,3 +509,20 @@ STEPS.append(("emoji", {
 }))
 STEPS.append(("cues", {"identity": {"fr": ["@identité"], "pt": ["@identidade"], "es": ["@identidad"], "it": ["@identità"],
                       "de": ["@identität"], "ru": ["@личность"]}}))
+# Whole classes the tables lacked (issue 27, unseen files): the everyday words of casual Japanese written
+# in kana (友だち, おかね), a household and the family as the people around the user, a student's own money
+# (scholarship, allowance) as private, theses as projects, and the plain word for "code" and for automatons.
+STEPS.append(("cues", {
+    "people": {"en": ["household", "the household", "housemates", "in-laws"],
+               "ja": ["友だち", "友達", "ともだち", "仲間", "同期", "知り合い", "かぞく", "両親", "親戚", "家族とか"]},
+    "private": {"en": ["scholarship", "student loan", "student loans", "allowance", "pocket money", "living costs", "tuition"],
+                "zh": ["奖学金", "助学贷款", "生活费", "零花钱", "学费"], "zht": ["獎學金", "就學貸款", "生活費", "零用錢", "學費"],
+                "ja": ["おかね?", "奨学金", "仕送り", "生活費", "おこづかい", "お小遣い", "学費", "返済"]},
+    "projects": {"ja": ["修論", "卒論", "博論", "修士論文", "卒業論文", "論文"], "zht": ["論文"]},
+    "community": {"en": ["oss"], "ja": ["オフ会", "ファン", "リスナー"]},
+    "codebase": {"ru": ["код", "кода"], "uk": ["код"], "pl": ["kod"], "tr": ["kod", "kod kuralları"], "cs": ["kód"]},
+    "agents": {"pl": ["automaty"], "de": ["automatisch*"], "en": ["automated jobs", "scheduled agents"]},
+    "dates": {"ru": ["даты"], "uk": ["дати"]},
+    "lessons": {"pl": ["czego się nauczyłam", "czego się nauczyliśmy", "nauczyłam się", "nauczyłem się"]},
+}))
+STEPS.append(("rules", ["規矩", "相處的規矩", "相处的规矩"]))

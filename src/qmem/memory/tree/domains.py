@@ -103,6 +103,8 @@ _ASIDE = re.compile(r"\s*(?:[(（\[【][^)）\]】]*[)）\]】]|[-–—:：|/].
 _LIST_NUMBER = re.compile(r"^(?:\d{1,3}(?:\.\d{1,3})*[.):、]|[ivx]{1,4}[.)]|[a-h][.)]|[一二三四五六七八九十]+[、.．]|"
                           r"第[一二三四五六七八九十\d]+[章节部分])\s*")
 _BRACKETED = re.compile(r"[(（\[【][^)）\]】]*[)）\]】]")
+_PERSON_EMOJI = "[\U0001F466-\U0001F469\U0001F9D1\U0001F474\U0001F475][\U0001F3FB-\U0001F3FF]?"
+_FAMILY_EMOJI = re.compile(f"{_PERSON_EMOJI}(?:\u200d{_PERSON_EMOJI})+")
 _DATE = re.compile(r"\d{4}[-/.年]\d{1,2}(?:[-/.月]\d{1,2}日?)?|\b(?:19|20)\d\d\b")
 
 
@@ -447,6 +449,13 @@ def _heading_evidence(head: str, heading: str, matcher_: Matcher, table: dict[st
         at = _position(head, cue.text)
         positions[cue.domain] = min(positions.get(cue.domain, 10**6), at if at >= 0 else 10**5)
         why.setdefault(cue.domain, []).append(f"heading: {cue.text} (+{points:g})")
+    family = _FAMILY_EMOJI.search(heading)
+    if family and "people" in table:  # 👨‍👩‍👧: people joined into one sign are a family, not the user
+        heading = _FAMILY_EMOJI.sub(" ", heading)
+        scores["people"] = scores.get("people", 0) + HEADING_WEIGHT
+        strong.add("people")
+        positions["people"] = min(positions.get("people", 10**6), -1)
+        why.setdefault("people", []).append(f"heading: {family.group(0)} (+{HEADING_WEIGHT})")
     for emoji, domain in EMOJI.items():
         if emoji in heading and domain in table:
             scores[domain] = scores.get(domain, 0) + HEADING_WEIGHT
