@@ -114,6 +114,26 @@ def test_a_query_unit_that_is_a_message_speaker_counts_more_than_one_in_the_text
     assert make_snippet(said, 1, units, 1, weights).lines == ["- [09:00] 丽丽: 黄姐你新车什么牌子？"]
 
 
+def test_a_group_log_snippet_shows_no_other_conversation_as_context():
+    """In a group log, a question that names a person is about that person's lines: the other
+    people's messages around them (that neither name nor are spoken by the person) are another
+    conversation, not context, and are not shown; a question a shown message answers is."""
+    body = "\n".join(["- [09:00] 丽丽: 今天好累啊，终于下班了",
+                      "- [09:10] 阿珍: 你家猫叫啥来着？",
+                      "- [09:20] 小罗: 叫团子，特别粘人",
+                      "- [09:30] 黄姐: 晚上去哪儿吃饭",
+                      "- [09:40] 阿强: 又下雨了，忘带伞"])
+    units, weights = [("小", "罗"), ("猫",), ("了",)], [0.3, 1.0, 0.01]
+    sc = snippets.scorer(body, units)
+    assert snippets.named_units([sc]) == {0}
+    snip = make_snippet(body, 1, units, 8, weights, sc)
+    assert snip.lines == ["- [09:10] 阿珍: 你家猫叫啥来着？", "- [09:20] 小罗: 叫团子，特别粘人"]
+    # in a log of two speakers (roles, not people) nobody is named: the lines around stay as context
+    two = body.replace("丽丽", "阿珍").replace("黄姐", "阿珍").replace("阿强", "阿珍")
+    sc = snippets.scorer(two, units)
+    assert snippets.named_units([sc]) == set() and len(make_snippet(two, 1, units, 8, weights, sc).lines) == 5
+
+
 def test_entry_weights_are_the_best_entry_score_and_zero_without_a_match():
     body = "- alpha beta\n- gamma\n"
     (both, n), (one, _) = entry_weights(body, [("alpha",), ("beta",)], [1.0, 1.0]), entry_weights(body, [("gamma",)], [1.0])

@@ -8,7 +8,9 @@ the index, so "what", "我", "的" count little and a rare bigram counts a lot),
 frequency and mildly normalised by the entry's length. The best entry is shown; a second
 strong entry elsewhere in the section is shown too, with a `…` line between. The reported
 line (`Snippet.best`) is the best-matching line. An overlong line keeps its lead (list marker,
-`[tags]`, `speaker:`) and the stretch around its densest highlights.
+`[tags]`, `speaker:`) and the stretch around its densest highlights. In a group log, when the
+question names some of its people, a line about none of them is another conversation: it is
+neither context nor a reply shown (see `named_units`).
 """
 
 from __future__ import annotations
@@ -107,12 +109,19 @@ class _Scorer:
         score = sum(weights[u] * n * (_K1 + 1) / (n + norm) for u, n in counts.items())
         return score * NAMELESS if self.named and self.named.isdisjoint(counts) else score
 
+    def nameless(self, first: int, last: int) -> bool:
+        """These rows hold none of the people the question names (`named`)."""
+        return all(self.named.isdisjoint(self.line_units[r]) for r in range(first, last + 1))
+
     def scored(self, width: int) -> list[tuple[float, int, int]]:
         """(score, first row, last row) of every entry and exchange, best first; a candidate
         longer than `width` lines is its best stretch of `width` lines."""
         entries = self.entries
         out: list[tuple[float, int, int]] = []
-        for first, last in [*entries, *((entries[k][0], reply[1]) for k, reply in self.replies.items())]:
+        # in a group log a reply that names none of the people asked about is another conversation
+        exchanges = [(entries[k][0], reply[1]) for k, reply in self.replies.items()
+                     if not self.named or not self.nameless(reply[0], reply[1])]
+        for first, last in [*entries, *exchanges]:
             if not any(self.line_units[r] for r in range(first, last + 1)):
                 continue  # holds no unit: scores 0
             if last - first + 1 > width:
@@ -256,7 +265,7 @@ def make_snippet(body: str, body_line: int, units: list[tuple[str, ...]], max_li
             return False
         chosen.update(rows)
         reply = reply_of.get(last)
-        if reply:
+        if reply and not (sc.named and sc.nameless(*reply)):
             rows = set(range(reply[0], min(reply[1], reply[0] + width - 1) + 1))
             if len(chosen | rows) <= width and size(chosen | rows) <= budget:
                 chosen.update(rows)
@@ -285,6 +294,8 @@ def make_snippet(body: str, body_line: int, units: list[tuple[str, ...]], max_li
             break
         if not lines[row].strip():
             continue
+        if sc.named and sc.named.isdisjoint(line_units[row]) and not _asks_chosen(row, chosen, lines):
+            continue  # a group log's line about none of the people asked about is another conversation
         room = budget if line_units[row] else CONTEXT_CHARS
         if size(chosen | {row}) > room or not _touches(chosen, row, lines):
             continue
@@ -300,6 +311,14 @@ def make_snippet(body: str, body_line: int, units: list[tuple[str, ...]], max_li
     snippet.entries = len(entries)
     snippet.matched = {u for row in line_units for u in row}
     return snippet
+
+
+def _asks_chosen(row: int, chosen: set[int], lines: list[str]) -> bool:
+    """`row` is a question that the chosen message after it answers (another speaker, the next
+    line): the exchange is read together even when only the reply names the person asked about."""
+    after = row + 1
+    return (after in chosen and lines[row].rstrip().endswith(_ASKS)
+            and speaker(lines[row]) != speaker(lines[after]) != "")
 
 
 def _shown_len(length: int, limit: int) -> int:
