@@ -4,7 +4,8 @@ A line holds a secret when it contains
 - a private-key block, or a token with a known shape (API keys of the common providers, chat-bot
   tokens, JWTs, a 64-hex private key) — a known prefix with a cut-off random tail (`hf_Kx9…`)
   counts too, a run of x's or stars (`tvly-xxx`) does not;
-- a URL with a password;
+- a URL with a password, or a chat webhook's URL (Discord, Slack, Feishu/Lark, WeCom, DingTalk:
+  whoever has it can post as the bot);
 - a value assigned to a secret's name (`password: …`, `**Password:** …`, `API key = …`, `密码：…`,
   `password (Tq8vLm2x)`, in several languages): the value must look like a secret — not a word of
   prose, a placeholder, a path or a pointer ("(in 1Password)"); an all-letter value counts only
@@ -12,7 +13,8 @@ A line holds a secret when it contains
 - a login pair: `email / password`, `admin / Password1`, or `user/pass` on a line about a login or
   a database;
 - a table cell under (or beside) a cell naming a secret (`| App Secret | 9f8e… |`);
-- a long random-looking token, or a seed phrase (12+ lowercase words after seed/mnemonic/助记词…,
+- a long random-looking token that is not an address (a word path, a link's path or query value,
+  a token labelled an id: "Drive folder `1Qw8…`", "Channel ID: UCa1…"), or a seed phrase (12+ lowercase words after seed/mnemonic/助记词…,
   or 12-24 short lowercase words with no English function word among them).
 
 The tree puts a section holding one in a private domain and never copies such a line into a
@@ -39,6 +41,11 @@ _SHAPES = [
     ("bot token", r"\b\d{8,10}:[A-Za-z0-9_-]{30,}"),
     ("token", r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
     ("private key", r"\b0x[0-9a-fA-F]{64}\b"),
+    ("webhook", r"https?://(?:(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d+/[\w-]{20,}|"
+                r"hooks\.slack\.com/(?:services|workflows|triggers)/[\w/-]{20,}|"
+                r"open\.(?:feishu\.cn|larksuite\.com)/open-apis/bot/v2/hook/[\w-]{20,}|"
+                r"qyapi\.weixin\.qq\.com/cgi-bin/webhook/send\?key=[\w-]{20,}|"
+                r"oapi\.dingtalk\.com/robot/send\?access_token=\w{20,})"),
     ("password", r"\b[a-z][a-z0-9+.-]*://[^/\s:@]+:(?!(?:password|pass|secret|\*+|x+|<[^@]*>)@)[^/\s@]+@"),
 ]
 _SHAPE = re.compile("|".join(f"(?P<s{i}>{pattern})" for i, (_, pattern) in enumerate(_SHAPES)))
@@ -80,10 +87,12 @@ _EMAIL_PAIR = re.compile(r"\S+@\S+\.[A-Za-z]{2,}\s*/\s*([^\s/]{6,})")
 _USER_PAIR = re.compile(r"(?<![^\s:：(])(?P<user>[\w.+-]{2,})\s+/\s+(?P<value>[^\s/]{4,})")  # "admin / Pa55#word"
 _LOGIN_NAMES = {"admin", "root", "administrator", "sa", "postgres", "pi", "ubuntu", "guest", "user", "test", "demo"}
 _TIGHT_PAIR = re.compile(r"(?<![\w/.~:@-])(?P<user>[A-Za-z_][\w.-]{1,31})/(?P<value>[^\s/`'\"|),;]{4,64})(?![\w/])")
-_LOGIN_LINE = re.compile(r"(?i)user(?:name)?\s*/\s*pass|login|credential|\bdb\b|database|mysql|postgres|redis|mongo|"
-                         r"账号|帳號|账户|用户名|密码|密碼|ユーザー|ログイン|zugang|tài khoản|cuenta|usuario|contraseña|"
-                         r"conta|senha|compte|identifiant|계정|아이디|비밀번호|учётная|логин|inlog|logowani|"
-                         r"kullanıcı adı|inloggning|přihlášení|логін|تسجيل الدخول|लॉगिन|เข้าสู่ระบบ|σύνδεση")
+# Latin-script words match whole ("conta", an account in Portuguese, is not the start of "Contador").
+_LOGIN_LINE = re.compile(r"(?i)(?<![a-zà-ÿ])(?:user(?:name)?\s*/\s*pass|logins?|credentials?|db|database|mysql|postgres(?:ql)?|"
+                         r"redis|mongo(?:db)?|zugang|tài khoản|cuenta|usuario|contraseña|conta|senha|compte|identifiant|"
+                         r"inlog(?:gen)?|logowani\w*|kullanıcı adı|inloggning|přihlášení)(?![a-zà-ÿ])|"
+                         r"账号|帳號|账户|用户名|密码|密碼|ユーザー|ログイン|계정|아이디|비밀번호|учётная|логин|"
+                         r"логін|تسجيل الدخول|लॉगिन|เข้าสู่ระบบ|σύνδεση")
 _VERSION = re.compile(r"\d\.\d|:\d")  # "qwen2.5", "llama3.2:3b": a model or version tag
 _WORDS_JOINED = re.compile(r"^[A-Za-z]+(?:-[A-Za-z]+)*$|.*[()]")  # "de-repression", "Dp71Delta(110": prose
 _DIGIT = re.compile(r"\d")
@@ -238,7 +247,7 @@ def _pair_spans(line: str) -> list[tuple[int, int, str]]:
         if "@" in line else []
     heading = line.lstrip().startswith("#")
     for match in _USER_PAIR.finditer(line):
-        value, user = match.group("value").rstrip(",;."), match.group("user")
+        value, user = match.group("value").rstrip(",;.*_"), match.group("user")  # "**Cash / Card**": emphasis
         if heading or value.lower() in _LOGIN_NAMES or _placeholder(value) or _PATH.search(value) or \
                 _VERSION.search(value) or _VERSION.search(user):
             continue  # "## Database / Migrations", "llama3.2:3b / qwen2.5:7b": names, not a login
@@ -261,6 +270,39 @@ def _pair_spans(line: str) -> list[tuple[int, int, str]]:
     return found
 
 
+# What names a long token as the address of a thing, not a key: a label before it on the line
+# ("Drive file IDs:", "Sheet:", "YouTube Channel ID:", "folder `1Qw8…`"), unless a secret's name is
+# nearer to it ("client id …, client secret …").
+_ID_LABEL = re.compile(r"(?i)(?<![a-z])(?:ids?|folders?|files?|sheets?|spreadsheets?|docs?|documents?|channels?|"
+                       r"playlists?|records?|pages?|databases?|calendars?|boards?|workspaces?|drive|notion|"
+                       r"objects?|items?|assets?|uuid|guid)(?![a-z])|编号|文件夹|表格|文档|频道|資料夾|檔案|"
+                       r"フォルダ|シート|チャンネル|ドキュメント")
+_SECRET_NAME = re.compile(rf"(?i)(?<![a-z])(?:{_KEY_WORDS})")
+_URL = re.compile(r"[a-z][a-z0-9+.-]*://[^\s<>`'\")\]]+", re.IGNORECASE)
+# A URL that is itself the secret: a webhook, a bot endpoint, a callback with its token in the path.
+_SECRET_URL = re.compile(r"(?i)hook|/services/|/bot|callback|/api/v\d+/keys")
+_SECRET_QUERY = re.compile(r"(?i)(?:token|key|secret|sig|signature|auth\w*|pass\w*|pwd|code|credential\w*)=$")
+_PATH_SEGMENT = re.compile(r"^(?:[A-Za-zÀ-ÿ]+|\d+)?$")
+
+
+def _addresses(line: str, match: re.Match[str]) -> bool:
+    """Is a long token part of an address rather than a key: a word path (`Clients/AcmeCorp/2026/04`),
+    a link's path or query value (a Drive or Notion page, `?recordId=500Ab…`), or labelled an id?
+    A webhook's path, a query value named token/key/sig…, or a label naming a secret keeps it a key."""
+    body = match.group("body")
+    if "/" in body and all(_PATH_SEGMENT.match(part) for part in body.split("/")):
+        return True  # words and numbers between slashes: a path (a key's "/"s sit between random runs)
+    for url in _URL.finditer(line):
+        if url.start() <= match.start() < url.end():
+            head = line[url.start():match.start()]
+            value_start = match.start() + (len(body.split("=", 1)[0]) + 1 if "=" in body else 0)
+            query = line[url.start():value_start]
+            return not _SECRET_URL.search(url.group(0)) and not _SECRET_QUERY.search(query) and "@" not in head
+    before = line[:match.start()]
+    label = max((m.end() for m in _ID_LABEL.finditer(before)), default=-1)
+    return label >= 0 and label > max((m.end() for m in _SECRET_NAME.finditer(before)), default=-1)  # the nearer name decides
+
+
 def _long_token_spans(line: str) -> list[tuple[int, int, str]]:
     found = []
     for match in _LONG_TOKEN.finditer(line):  # 24+ characters, or 20+ after a "kr-" style prefix
@@ -268,6 +310,8 @@ def _long_token_spans(line: str) -> list[tuple[int, int, str]]:
             continue  # a path, not a key
         if (match.group("prefix") or "")[:-1] in _OBJECT_ID:
             continue  # an object's id, not a key
+        if _addresses(line, match):
+            continue
         if (match.group("prefix") or len(match.group("body")) >= 24) and _random_token(match.group("body")):
             found.append((match.start(), match.end(), "token"))
     return found

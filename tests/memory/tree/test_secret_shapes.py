@@ -147,3 +147,48 @@ def test_object_ids_are_not_secrets(line):
 def test_a_key_beside_an_object_id_is_still_found():
     assert secrets.has_secret("- run run_aB3dE5gH7jK9mN1pQ3sT with key kr-Zx81Pq0wLm3Nb7Vc5Xz2Qa9Ws")
     assert secrets.has_secret("- deploy token Zx81Pq0wLm3Nb7Vc5Xz2Qa9WsE4rT6 for trig_01USVATWYoxg5JYry6UhJLcD")
+
+
+# Session 6, from real files' shapes (values invented): addresses are no keys — a Drive or Sheets id
+# labelled as one, a link's path or query value, words between slashes — and a login word matches
+# whole ("Contador" is no "conta"); a chat webhook's URL is a secret.
+ADDRESSES = [
+    "- **Drive backups**: synced to Drive (reports folder `1Qw8Er7Ty6Ui5Op4As3Df2Gh1Jk0LzXcV`)",
+    "- **Drive file IDs**: Daily Log (1aB2cD3eF4gH5iJ6kL7mN8oP9qR0sT1uV2wX3yZ4aB5c), Digest (9zY8xW7vU6tS5rQ4pO3nM2lK1jI0hG9fE8dC7bA6zY5x)",
+    "- Sheet: `1aB2cD3eF4gH5iJ6kL7mN8oP9qR0sT1uV2wX3yZ4aB5c`",
+    "- **YouTube Channel ID:** UCa1B2c3D4e5F6g7H8i9J0kL",
+    "- Ticket: https://support.example.com/s/case-detail?recordId=500Ab00001XyZQwERTzz",
+    "| Clientes/AcmeCorp/Facturas/2026/04 - Abril | 1288 |",
+    "- **Conta / Cash / Tarjeta** → `Pending`",                  # a login word, then bold markers, not a password
+    "| Subagent (Contador/Capataz) | `anthropic/claude-haiku-4-5` |",
+]
+KEYS_STILL = [
+    "- https://api.example.com/v1/send?token=Zx81Pq0wLm3Nb7Vc5Xz2Qa9WsE4rT6",    # a query value named token
+    "- aws wJalrXUtnFEMI/K7MDENG/bPxRfiCYZXQ81KEY",                               # a key's "/"s between random runs
+    "- client id 1234abcd, client secret Zx81Pq0wLm3Nb7Vc5Xz2Qa9WsE4rT6",         # an id label beside a secret's name
+    "- Drive API key: 1Qw8Er7Ty6Ui5Op4As3Df2Gh1Jk0LzXcV",
+    "- DB login: shop/Shop#2026",
+    "- alerts: https://discord.com/api/webhooks/1453031874082373687/Zx81Pq0wLm3Nb7Vc5Xz2Qa9WsE4rT6abc",
+    "- alerts: https://hooks.slack.com/services/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",
+    "- 飞书机器人 https://open.feishu.cn/open-apis/bot/v2/hook/3f2a9c1e-7b4d-4e8a-9c2f-1a2b3c4d5e6f",
+]
+
+
+@pytest.mark.parametrize("line", ADDRESSES)
+def test_addresses_and_labelled_ids_are_not_secrets(line):
+    assert not secrets.has_secret(line), secrets.spans(line)
+
+
+@pytest.mark.parametrize("line", KEYS_STILL)
+def test_keys_beside_addresses_and_webhooks_are_secrets(line):
+    assert secrets.has_secret(line), line
+    assert secrets.MASK in secrets.mask(line)
+
+
+def test_the_docs_page_about_webhooks_is_no_webhook():
+    assert not secrets.has_secret("- docs: https://discord.com/developers/docs/resources/webhook")
+
+
+def test_the_nearer_name_decides_between_an_id_and_a_key():
+    assert not secrets.has_secret("- `cash-flow.md` (~94 tokens) — Sheet: `1aB2cD3eF4gH5iJ6kL7mN8oP9qR0sT1uV2wX3yZ4aB5c`")
+    assert secrets.has_secret("- Sheet for the report; its API token: 1aB2cD3eF4gH5iJ6kL7mN8oP9qR0sT1uV2wX3yZ4aB5c")
