@@ -90,14 +90,29 @@ def units(text: str) -> tuple[str, list[Part]]:
     if first is not None and h1s >= 3 and not _TITLE_WORDS.search(first.title) and \
             not any(line.strip() for line in bare[markdown.front_matter(bare)[1]:first.line]):
         title = None  # `#` is how this file cuts its sections: the first is one of them
+    opening = _title_lines(bare, heads) if first is not None else set()
     for level in range(1, 7):
-        at_level = [h for h in heads if h.level == level and h is not title]
+        at_level = [h for h in heads if h.level == level and h is not title and id(h) not in opening]
         if len(at_level) >= 2:
             return _cut(raw, at_level)
         if at_level:  # one section at this level: it is the file's only unit, split by parts later
             return _cut(raw, at_level)
     start = title.line + 1 if title else 0
     return "".join(raw[:start]), entries(raw, start)
+
+
+def _title_lines(bare: list[str], heads: list) -> set[int]:
+    """A title written as several `#` lines ("# MEMORY.md", "# events, lessons, people", "# setup is
+    in TOOLS.md") with nothing under any of them: one title, not `#` sections (ids of the heads)."""
+    run = []
+    for k, head in enumerate(heads):
+        if head.level != 1:
+            break
+        end = heads[k + 1].line if k + 1 < len(heads) else len(bare)
+        if any(line.strip() for line in bare[head.line + 1:end]):
+            break
+        run.append(head)
+    return {id(h) for h in run} if len(run) >= 2 else set()
 
 
 def entries(raw: list[str], start: int) -> list[Part]:
