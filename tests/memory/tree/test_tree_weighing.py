@@ -76,3 +76,27 @@ def test_words_near_a_private_mark_are_no_mark(heading):
 ])
 def test_whole_word_classes_the_tables_lacked(heading, body, expected):
     assert domain(heading, body) == expected
+
+
+_CODE_HEAVY = ("- the repo is a monorepo with modules under src/ and a schema file\n"
+               "- unit tests and integration tests before every merge\n"
+               "- code review rules: commit messages say why, small pull requests\n"
+               "- dependencies pinned; the data model lives in one module\n"
+               "- tech debt: the parser\n"
+               "- the VPS runs nginx and a cron job for backups\n")
+
+
+def test_when_two_domains_reach_the_body_cap_the_one_with_far_more_evidence_wins():
+    verdict = explain("Workbench", _CODE_HEAVY, TABLE)
+    assert verdict.domain == "codebase" and verdict.confident
+
+
+def test_two_bodies_with_as_much_evidence_each_still_keep_their_own_heading():
+    body = "- the repo has modules and unit tests\n- the VPS runs nginx; backups nightly to the NAS\n"
+    assert explain("Workbench", body, TABLE).domain == "workbench"
+
+
+@pytest.mark.parametrize("heading, expected", [("me", "identity"), ("Tokens", "accounts"), ("Team", "people")])
+def test_a_broad_word_that_is_the_whole_heading_is_its_topic(heading, expected):
+    body = "- laptop: a thinkpad; the home server and the NAS\n- a VPS for the blog\n"
+    assert domain(heading, body) == expected

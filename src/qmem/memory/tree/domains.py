@@ -323,7 +323,8 @@ def explain(heading: str, body: str, table: dict[str, list[str]], context: Conte
         return verdict
     kana = context.kana if context.kana is not None else has_kana(heading) or has_kana(body[:BODY_CHARS])
     heading_scores, order, why, broad = _heading_evidence(head, heading, context.matcher, table, kana)
-    body_scores = _body_evidence(body, context, found, why, kana)
+    uncapped: dict[str, float] = {}
+    body_scores = _body_evidence(body, context, found, why, kana, uncapped)
     if heading_scores:
         top = max(heading_scores.values())
         named = [d for d in order if heading_scores[d] == top]
@@ -344,6 +345,8 @@ def explain(heading: str, body: str, table: dict[str, list[str]], context: Conte
     vague = vague or topicless(heading)
     if vague:  # "Core Memories", "雜項": a name that says nothing is no better home than a weak body's
         bar, lead = bar / 2, lead / 2
+    if score >= bar and score - runner_up < lead:  # both reached the cap: how much evidence each has decides
+        best, runner_up = _beyond_the_cap(best, runner_up, body_scores, uncapped, lead)
     if score >= bar and score - runner_up >= lead:
         verdict = Verdict(best)
         verdict.scores = dict(body_scores)
@@ -441,10 +444,12 @@ def _heading_evidence(head: str, heading: str, matcher_: Matcher, table: dict[st
     main = _BRACKETED.sub(" ", head).strip()
     found = matcher_.find(main, heading=True, kana=kana) if main and main != head else []
     strong: set[str] = set()
+    whole = re.sub(r"[\W_]+", " ", head).strip()
     for cue in found or matcher_.find(head, heading=True, kana=kana):
-        if not cue.weak:
+        alone = cue.weak and whole == cue.text  # "## me", "## Tokens": a broad word that is the whole heading is its topic
+        if not cue.weak or alone:
             strong.add(cue.domain)
-        points = HEADING_WEIGHT * matcher_.weight(cue)
+        points = HEADING_WEIGHT * matcher_.weight(cue) * (2 if alone else 1)
         scores[cue.domain] = scores.get(cue.domain, 0) + points
         at = _position(head, cue.text)
         positions[cue.domain] = min(positions.get(cue.domain, 10**6), at if at >= 0 else 10**5)
@@ -467,12 +472,28 @@ def _heading_evidence(head: str, heading: str, matcher_: Matcher, table: dict[st
     return scores, sorted(scores, key=lambda d: positions.get(d, 10**6)), why, set(scores) - strong
 
 
+def _beyond_the_cap(best: str, runner_up: float, scores: dict[str, float], uncapped: dict[str, float],
+                    lead: float) -> tuple[str, float]:
+    """(the domain, the next score as the margin sees it) when capped body scores stand too close: the
+    domain whose uncapped evidence is at least twice the next one's, and leads it by `lead`, wins."""
+    ranked = sorted(uncapped.items(), key=lambda row: (-row[1], row[0]))
+    if len(ranked) < 2:
+        return best, 0.0 if ranked else runner_up
+    (first, most), (_, next_most) = ranked[0], ranked[1]
+    if scores.get(first, 0) >= scores.get(best, 0) and most >= 2 * next_most and most - next_most >= lead:
+        return first, scores[first] - lead
+    return best, runner_up
+
+
 def _body_evidence(body: str, context: Context, found: list | None, why: dict[str, list[str]],
-                   kana: bool | None = None) -> dict[str, float]:
+                   kana: bool | None = None, uncapped: dict[str, float] | None = None) -> dict[str, float]:
+    """Per domain, the body's points, at most BODY_CAP each; `uncapped` is given the sums before the cap."""
     scores: dict[str, float] = {}
+    uncapped = {} if uncapped is None else uncapped
 
     def add(domain: str, points: float, reason: str) -> None:
         if domain in context.table and points > 0:
+            uncapped[domain] = uncapped.get(domain, 0) + points
             points = min(points, BODY_CAP - scores.get(domain, 0))
             if points > 0:
                 scores[domain] = scores.get(domain, 0) + points
