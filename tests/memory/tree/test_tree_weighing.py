@@ -100,3 +100,11 @@ def test_two_bodies_with_as_much_evidence_each_still_keep_their_own_heading():
 def test_a_broad_word_that_is_the_whole_heading_is_its_topic(heading, expected):
     body = "- laptop: a thinkpad; the home server and the NAS\n- a VPS for the blog\n"
     assert domain(heading, body) == expected
+
+
+@pytest.mark.parametrize("heading, expected", [
+    ("Kubernetes upgrade gotchas", "lessons"), ("Postgres MCP", "agents"), ("Docker skills", "agents"),
+])
+def test_a_heading_that_names_a_kind_of_note_and_a_subject_is_the_kind(heading, expected):
+    body = "- the cluster config, ports and paths\n- the VPS and its nginx setup\n"
+    assert domain(heading, body) == expected

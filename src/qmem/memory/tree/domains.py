@@ -322,7 +322,8 @@ def explain(heading: str, body: str, table: dict[str, list[str]], context: Conte
         verdict.cues = [f"heading: its status says the work is {'ongoing' if status == OPEN else 'finished'} ({said})"]
         return verdict
     kana = context.kana if context.kana is not None else has_kana(heading) or has_kana(body[:BODY_CHARS])
-    heading_scores, order, why, broad = _heading_evidence(head, heading, context.matcher, table, kana)
+    where: dict[str, int] = {}
+    heading_scores, order, why, broad = _heading_evidence(head, heading, context.matcher, table, kana, where)
     uncapped: dict[str, float] = {}
     body_scores = _body_evidence(body, context, found, why, kana, uncapped)
     if heading_scores:
@@ -330,13 +331,16 @@ def explain(heading: str, body: str, table: dict[str, list[str]], context: Conte
         named = [d for d in order if heading_scores[d] == top]
         if ARCHIVE in heading_scores:  # "Completed goals", "Old clients": the heading says the matter is closed
             named = [ARCHIVE]
-        best = max(named, key=lambda d: (body_scores.get(d, 0), -named.index(d)))
+        kind = _kind(head, named, where)
+        best = kind or max(named, key=lambda d: (body_scores.get(d, 0), -named.index(d)))
         sense = _body_sense(best, broad, body_scores, context.confidence) if best in broad else ""
         verdict = Verdict(sense or best)
         verdict.scores = {d: heading_scores.get(d, 0) + body_scores.get(d, 0) for d in set(heading_scores) | set(body_scores)}
         verdict.cues = why.get(sense or best, [])
         if sense:
             verdict.cues = [f"the heading's word for {best} is a broad one; the body says {sense}"] + verdict.cues
+        elif kind:
+            verdict.cues = [f"the heading names what kind of note it is ({kind}) and what it is about: the kind wins"] + verdict.cues
         return verdict
     ranked = sorted(body_scores.items(), key=lambda row: -row[1])
     best, score = ranked[0] if ranked else (GENERAL, 0.0)
@@ -361,6 +365,34 @@ def explain(heading: str, body: str, table: dict[str, list[str]], context: Conte
     verdict.cues = [f"named after its heading: no domain is clear ({evidence}; needs {context.confidence:g} "
                     f"and a lead of {MARGIN:g})"]
     return verdict
+
+
+# A heading that names a kind of note and a subject at once ("PowerShell gotchas", "Lessons from the
+# migration", "open-notebook MCP", "Agent 配置", "ppt-craft skill迭代记录"): lessons are lessons whatever they
+# are about, and an agent's skill, MCP server or prompt is the agent's, whatever it runs on or is building.
+# Not where one word is listed by both ("Persona") or the heading joins two topics ("架构与 Agent",
+# "Servers and agents": the first named wins, as in any tie).
+_KINDS = ("lessons", "rules", "agents")
+_JOINED = re.compile(r"(?i)[&+,/|;、，・·]|\s[-–—]\s|\b(?:and|or|vs|with|und|oder|et|ou|y|e|o|i|ed|и|или|và|hoặc|dan|atau|"
+                     r"ve|veya|en|of|og|och|eller|oraz|lub|a|und)\b|[与和與及跟或]|と|や|및|와|과")
+
+
+def _kind(head: str, named: list[str], where: dict[str, int]) -> str:
+    """Of domains tied in the heading, the kind of note it names (see `_KINDS`), or ""."""
+    kind = next((d for d in _KINDS if d in named), "") if len(named) > 1 else ""
+    if not kind or kind not in where:
+        return ""
+    head = _LIST_NUMBER.sub("", head) or head  # as `_heading_evidence` reads it
+    for other in named:
+        if other == kind:
+            continue
+        at = where.get(other)
+        if at is None or at == where[kind]:
+            return ""
+        low, high = sorted((at, where[kind]))
+        if _JOINED.search(head[low:high]):
+            return ""
+    return kind
 
 
 def _body_sense(best: str, broad: set[str], body_scores: dict[str, float], confidence: float) -> str:
@@ -432,7 +464,8 @@ def _position(head: str, text: str) -> int:
 
 
 def _heading_evidence(head: str, heading: str, matcher_: Matcher, table: dict[str, list[str]],
-                      kana: bool | None = None) -> tuple[dict[str, float], list[str], dict[str, list[str]], set[str]]:
+                      kana: bool | None = None, where: dict[str, int] | None = None,
+                      ) -> tuple[dict[str, float], list[str], dict[str, list[str]], set[str]]:
     """Per domain, the heading's points; the domains in the order the heading names them; the
     evidence; the domains the heading names only by broad words (cues marked `?`).
     A bracketed aside qualifies the heading ("Team Structure (GenGame Project)" is about a team):
@@ -469,6 +502,8 @@ def _heading_evidence(head: str, heading: str, matcher_: Matcher, table: dict[st
             why.setdefault(domain, []).append(f"heading: {emoji} (+{HEADING_WEIGHT})")
     if scores.get(ARCHIVE) and _CURRENT.search(head):  # "Current history of X" is current
         del scores[ARCHIVE]
+    if where is not None:  # where each domain's first cue stands in `head` (as cut above)
+        where.update({d: at for d, at in positions.items() if 0 <= at < 10**5})
     return scores, sorted(scores, key=lambda d: positions.get(d, 10**6)), why, set(scores) - strong
 
 
