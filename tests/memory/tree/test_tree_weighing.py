@@ -108,3 +108,47 @@ def test_a_broad_word_that_is_the_whole_heading_is_its_topic(heading, expected):
 def test_a_heading_that_names_a_kind_of_note_and_a_subject_is_the_kind(heading, expected):
     body = "- the cluster config, ports and paths\n- the VPS and its nginx setup\n"
     assert domain(heading, body) == expected
+
+
+_AGENT_FILE = ["- the skills I load: summarise, translate\n", "- MCP servers: search, calendar\n",
+               "- the model is a small local LLM; prompts live in prompts/\n", "- sub-agents for research\n",
+               "- the VPS and its backups\n", "- family birthdays\n"]
+
+
+@pytest.mark.parametrize("heading", ["工具搜索优先级", "Tools for search", "Discord统一CLI"])
+def test_in_an_agent_s_own_memory_its_tools_are_the_agent_s(heading):
+    from qmem.memory.tree.domains import Context
+    context = Context(TABLE, _AGENT_FILE)
+    assert context.agentic
+    assert explain(heading, "- 先用浏览器 browser 查，再用命令行\n", TABLE, context).domain == "agents"
+
+
+def test_in_a_file_about_other_things_tools_stay_with_the_machines():
+    from qmem.memory.tree.domains import Context
+    context = Context(TABLE, ["- the VPS and its backups\n", "- family birthdays\n", "- invoices to clients\n",
+                              "- the skills I load\n", "- the router and wifi\n"])
+    assert not context.agentic
+    assert explain("Tools for search", "- the browser and a CLI\n", TABLE, context).domain == "infrastructure"
+    assert explain("Tools & Infrastructure", "- the browser\n", TABLE, Context(TABLE, _AGENT_FILE)).domain == "infrastructure"
+
+
+def test_an_open_dated_entry_under_a_broad_heading_word_is_work_in_progress():
+    verdict = explain("2026-05-04 工作记录：安卓上架被拒", "- 还没改完截图，下周再提交\n", TABLE)
+    assert verdict.domain == "projects"
+
+
+@pytest.mark.parametrize("heading, body, expected", [
+    ("10/7 花見", "- 公園で8人と花見した\n- 写真は共有ずみ。おわり\n", "archive"),
+    ("4月2日 ゼミ", "- やること：先行研究のまとめ\n- まだ手をつけてない\n", "projects"),
+])
+def test_a_heading_opening_with_a_day_without_a_year_is_a_dated_entry(heading, body, expected):
+    assert domain(heading, body) == expected
+
+
+@pytest.mark.parametrize("heading, body, expected", [
+    ("7. Minutes 02.03.2026 – roof inspection", "- inspector came, all settled and closed\n", "archive"),
+    ("3) Verbale 12.01.2026 — assemblea", "- tutto approvato, chiuso\n", "archive"),
+])
+def test_a_numbered_heading_that_records_a_dated_meeting_is_a_dated_entry(heading, body, expected):
+    assert domain(heading, body) == expected
+

@@ -90,9 +90,12 @@ _EVENT = (r"session|meeting|call|sync|standup|stand-up|retro|incident|interview|
           r"会议|会话|复盘|例会|會議|會話|セッション|会議|打ち合わせ|sitzung|besprechung|buổi|cuộc họp|"
           r"séance|réunion|sessão|reunião|chamada|reunión|sesión|llamada|сессия|встреча|созвон|совещание|"
           r"세션|회의|미팅|通话|通話|ミーティング|treffen|gespräch|riunione|sessione|chiamata|incontro|buổi họp")
+_EVENT += "|minutes|protokoll|protocol|протокол|verbale|acta|ata|notulen|protokół|biên bản|議事録|会议纪要|會議紀錄"  # a meeting's minutes
 _EVENT += f"|{EVENTS_WORLD}"  # and in the languages of cues_world.py
+# a day with no year opening a heading: "11/3 オフ会", "3月5日 面談" (a daily note's own date)
+_DAY_NO_YEAR = r"(?:(?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12]\d|3[01])|(?:0?[1-9]|1[0-2])月(?:0?[1-9]|[12]\d|3[01])日)(?![\d/])"
 _LOG_ENTRY = re.compile(rf"(?i)^(?:(?:{_EVENT})\s*(?:#?\d+\s*)?[-–—:：(（]?\s*(?:(?:du|de|del|do|da|vom|am|on|of|от|il)\s+)?{_DAY}|{_DAY}\s*(?:→\s*{_DAY}\s*)?(?:[-–—:：]|\s+\S)|"
-                        rf"(?:{_EVENT})\s*#?\d*\b.*[(（]\s*{_DAY})")
+                        rf"(?:{_EVENT})\s*#?\d*\b.*[(（]\s*{_DAY}|{_DAY_NO_YEAR}\s+\S)")
 _ISO_DAY = re.compile(r"\d{4}[-/.]\d{2}[-/.]\d{2}")
 _AS_OF = re.compile(r"(?i)\b(?:updated|revised|added|as of|last|since|mis[e]? à jour|atualizad[oa]|actualizad[oa]|"
                     r"aktualisiert|обновлено|cập nhật|aggiornat[oa])\b|更新|截至|截止|現在|stand|업데이트")
@@ -231,6 +234,9 @@ class Context:
         self.kana: bool | None = any(has_kana(body) for body in bodies) if bodies else None
         self.found = [self.matcher.find(fold(body[:BODY_CHARS]), kana=self.kana) for body in bodies or []]
         self.sections = len(self.found)
+        # an agent's own memory: most sections name its skills, models, MCP servers… (see `_TOOLS`)
+        holding = sum(any(cue.domain == "agents" for cue in cues) for cues in self.found)
+        self.agentic = self.sections >= 4 and holding * 3 >= self.sections
         self.df: dict[tuple[str, str], int] = {}
         for cues in self.found:
             for cue in cues:
@@ -307,9 +313,10 @@ def explain(heading: str, body: str, table: dict[str, list[str]], context: Conte
         verdict.cues = ["heading marks it confidential"]
         return verdict
     head = heading_text(heading)
-    if dated and ARCHIVE in table and _LOG_ENTRY.match(head) and not _AS_OF.search(head) \
+    unnumbered = _LIST_NUMBER.sub("", head) or head  # "18. Protokoll 15.09.2026 – …": the entry starts after its number
+    if dated and ARCHIVE in table and _LOG_ENTRY.match(unnumbered) and not _AS_OF.search(head) \
             and not _CURRENT.search(head) and not _in_future(head):
-        return _dated_entry(head, body, table, context, found)
+        return _dated_entry(unnumbered, body, table, context, found)
     person = about_person(heading, context) if "identity" in table else ""
     if person:
         verdict = Verdict("identity")
@@ -324,6 +331,8 @@ def explain(heading: str, body: str, table: dict[str, list[str]], context: Conte
     kana = context.kana if context.kana is not None else has_kana(heading) or has_kana(body[:BODY_CHARS])
     where: dict[str, int] = {}
     heading_scores, order, why, broad = _heading_evidence(head, heading, context.matcher, table, kana, where)
+    if context.agentic and "agents" in table:
+        _tools_are_the_agent_s(heading_scores, order, why, where)
     uncapped: dict[str, float] = {}
     body_scores = _body_evidence(body, context, found, why, kana, uncapped)
     if heading_scores:
@@ -383,16 +392,33 @@ def _kind(head: str, named: list[str], where: dict[str, int]) -> str:
     if not kind or kind not in where:
         return ""
     head = _LIST_NUMBER.sub("", head) or head  # as `_heading_evidence` reads it
-    for other in named:
-        if other == kind:
-            continue
-        at = where.get(other)
-        if at is None or at == where[kind]:
-            return ""
-        low, high = sorted((at, where[kind]))
+    others = [o for o in named if o != kind and where.get(o) != where[kind]]
+    if not others or any(o not in where for o in others):
+        return ""  # one word that two domains list, or a cue not found where it stands
+    for other in others:
+        low, high = sorted((where[other], where[kind]))
         if _JOINED.search(head[low:high]):
             return ""
     return kind
+
+
+# In an agent's own memory (a third of its sections or more name agents, skills, models, MCP servers),
+# its tools and command lines are the agent's: "工具搜索优先级", "Discord统一CLI", "Tools I can call".
+_TOOLS = frozenset(("tools", "tool", "cli", "工具", "常用工具", "ツール", "herramientas", "ferramentas", "outils",
+                    "werkzeuge", "strumenti", "công cụ", "инструменты", "narzędzia", "araçlar", "alat"))
+
+
+def _tools_are_the_agent_s(scores: dict[str, float], order: list[str], why: dict[str, list[str]],
+                           where: dict[str, int]) -> None:
+    for domain in ("infrastructure", "codebase"):
+        for reason in why.get(domain, []):
+            text, _, points = reason.removeprefix("heading: ").rpartition(" (+")
+            if reason.startswith("heading: ") and text in _TOOLS and "agents" not in scores:
+                scores["agents"] = float(points.rstrip(")")) + 0.5  # the agent's before the machine's
+                order.append("agents")
+                if domain in where:
+                    where["agents"] = where[domain]
+                why["agents"] = [f"heading: {text}, in a file about an agent, is the agent's tool (+{scores['agents']:g})"]
 
 
 def _body_sense(best: str, broad: set[str], body_scores: dict[str, float], confidence: float) -> str:
@@ -423,7 +449,7 @@ def _dated_entry(head: str, body: str, table: dict[str, list[str]], context: Con
         return verdict
     subject = _log_subject(head)
     inner = explain(subject, body, table, context, found, dated=False, vague=True)
-    by_heading = inner.confident and any(c.startswith("heading:") for c in inner.cues)
+    by_heading = inner.confident and any(_strong_heading_cue(c) for c in inner.cues)
     if how == OPEN:
         if not by_heading and PROJECTS in table:
             inner = Verdict(PROJECTS)
@@ -442,6 +468,18 @@ def _dated_entry(head: str, body: str, table: dict[str, list[str]], context: Con
     verdict = Verdict(ARCHIVE)
     verdict.cues = ["heading: a dated log entry (a past day's record; nothing says what it is about)"]
     return verdict
+
+
+def _strong_heading_cue(reason: str) -> bool:
+    """Is this piece of evidence a heading cue of full weight ("heading: 工作 (+1.5)", a broad everyday
+    word, is not: an open matter under it is still work in progress)?"""
+    if not reason.startswith("heading:"):
+        return False
+    points = reason.rpartition("(+")[2].rstrip(")")
+    try:
+        return float(points) >= HEADING_WEIGHT
+    except ValueError:
+        return True
 
 
 def _leaning(verdict: Verdict, confidence: float) -> str:
