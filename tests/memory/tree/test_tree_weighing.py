@@ -152,3 +152,10 @@ def test_a_heading_opening_with_a_day_without_a_year_is_a_dated_entry(heading, b
 def test_a_numbered_heading_that_records_a_dated_meeting_is_a_dated_entry(heading, body, expected):
     assert domain(heading, body) == expected
 
+
+@pytest.mark.parametrize("heading, expected", [
+    ("Promotor i koledzy z labu", "people"), ("Orientadora", "people"), ("Betreuerin und Kollegen", "people"),
+    ("Öğrendiklerim", "lessons"), ("e2e runs", "codebase"), ("配信の収益", "business"),
+])
+def test_the_people_of_a_student_s_life_and_other_whole_classes(heading, expected):
+    assert domain(heading) == expected

@@ -526,3 +526,17 @@ STEPS.append(("cues", {
     "lessons": {"pl": ["czego się nauczyłam", "czego się nauczyliśmy", "nauczyłam się", "nauczyłem się"]},
 }))
 STEPS.append(("rules", ["規矩", "相處的規矩", "相处的规矩"]))
+# The people of a student's or researcher's life (advisor, supervisor, lab mates) in each table language;
+# what we learned in Turkish; tests that flake and end-to-end runs as code; a creator's income as business.
+STEPS.append(("cues", {
+    "people": {"id": ["pembimbing", "dosen pembimbing", "rekan", "rekan kerja", "rekan lab"],
+               "tr": ["danışman", "danışmanım", "hocam", "iş arkadaşları"], "pl": ["promotor", "promotorka"],
+               "it": ["relatore", "relatrice"], "es": ["director de tesis", "directora de tesis"],
+               "pt": ["orientador", "orientadora"], "de": ["betreuer", "betreuerin", "doktorvater", "doktormutter"],
+               "ru": ["научрук", "научный руководитель"], "vi": ["giáo viên hướng dẫn", "thầy hướng dẫn", "cô hướng dẫn"],
+               "ja": ["研究室の同期", "ラボメンバー"], "zh": ["师姐", "师弟", "师妹", "课题组"], "zht": ["學姊", "學弟", "學妹"]},
+    "lessons": {"tr": ["öğrendiklerim*", "öğrendikler*", "öğrendiğim*"]},
+    "codebase": {"en": ["e2e", "flaky tests", "flaky test", "test suite", "regression tests"]},
+    "business": {"ja": ["収益", "収益化", "投げ銭", "スパチャ", "広告収入", "案件単価"], "zh": ["打赏", "广告收入", "带货"],
+                 "en": ["ad revenue", "sponsorships", "brand deals", "payouts"]},
+}))
