@@ -8,6 +8,8 @@ Evidence, strongest first:
 3. The user's own heading. Cues (`cues.py`, matched by `match.py`) found in the heading decide
    when they point to one domain more than to any other; the body only breaks a tie between
    domains the heading names, and among those still tied the one the heading names first wins.
+   Emoji decorate: one only breaks a tie between domains the heading's words name, and with no
+   such word it is a broad hint that a body clearly about another domain overrules.
 4. The body, when the heading names no domain: each distinct cue adds its weight, scaled by how
    specific it is in this file (a cue found in most sections of the file tells them apart from
    nothing), capped per domain; typed entries add evidence (most lines `[P]` → identity, `[!]`
@@ -51,6 +53,7 @@ ARCHIVE = "archive"
 RULES = "rules"
 PROJECTS = "projects"
 HEADING_WEIGHT = 3
+EMOJI_TIE = 0.5  # a heading emoji that agrees with one of the domains the heading's words name
 BODY_CAP = 2.5  # most body evidence one domain can collect: less than one heading cue
 BODY_CHARS = 3000  # cues are looked for in the first this many characters of a body (~500 words)
 DEFAULT_CONFIDENCE = 2.0
@@ -532,12 +535,17 @@ def _heading_evidence(head: str, heading: str, matcher_: Matcher, table: dict[st
         strong.add("people")
         positions["people"] = min(positions.get("people", 10**6), -1)
         why.setdefault("people", []).append(f"heading: {family.group(0)} (+{HEADING_WEIGHT})")
+    worded = set(scores)
     for emoji, domain in EMOJI.items():
-        if emoji in heading and domain in table:
-            scores[domain] = scores.get(domain, 0) + HEADING_WEIGHT
-            strong.add(domain)
-            positions[domain] = min(positions.get(domain, 10**6), -1)
-            why.setdefault(domain, []).append(f"heading: {emoji} (+{HEADING_WEIGHT})")
+        # Emoji decorate a heading ("🧠 理論的基盤", "📦 GitHub 仓库"): its words outweigh them. An
+        # emoji only breaks a tie between domains the words name; with no such word it is a
+        # broad hint that a body clearly about another domain overrules.
+        if emoji not in heading or domain not in table or (worded and domain not in worded):
+            continue
+        points = EMOJI_TIE if worded else HEADING_WEIGHT
+        scores[domain] = scores.get(domain, 0) + points
+        positions[domain] = min(positions.get(domain, 10**6), -1)
+        why.setdefault(domain, []).append(f"heading: {emoji} (+{points:g})")
     if scores.get(ARCHIVE) and _CURRENT.search(head):  # "Current history of X" is current
         del scores[ARCHIVE]
     if where is not None:  # where each domain's first cue stands in `head` (as cut above)
