@@ -35,3 +35,29 @@ def test_an_emoji_still_counts_where_the_words_do_not_decide(heading, body, expe
 @pytest.mark.parametrize("heading", ["本月重點", "下季焦點", "待辦事項（家裡）"])
 def test_traditional_chinese_words_for_focus_and_to_dos_name_projects(heading):
     assert domain(heading, "- 測試與建置流程要修好\n- 模組拆分\n") == "projects"
+
+
+@pytest.mark.parametrize("heading, body", [
+    ("Cron jobs (nightly digests)", "- 07:00 morning summary to the owner\n- backup check every hour\n"),
+    ("Scheduled tasks", "- every Monday: tidy the inbox\n"),
+    ("📅 Cron 任务", "- 每天早上八点发日报\n"),
+    ("定期タスク", "- 毎朝7時にニュースをまとめる\n"),
+    ("排程任務", "- 每週一整理收件匣\n"),
+    ("モデル設定", "- メイン：大きいモデル、サブ：小さいモデル\n"),
+    ("使えるツール", "- 検索、カレンダー、メール\n"),
+    ("Core Capabilities", "- write drafts, read the inbox, book rooms\n"),
+    ("Web search provider", "- switched to another one in May\n"),
+])
+def test_the_agent_s_schedules_tools_models_and_capabilities_are_agents(heading, body):
+    """Real technical memory names the agent's own machinery with the words for tasks, tools and
+    settings: a cue of two words for it outweighs the single word (projects' タスク, a server's cron)."""
+    assert domain(heading, body) == "agents"
+
+
+@pytest.mark.parametrize("heading, body, expected", [
+    ("Tools", "- vim, tmux, a 4k monitor\n", "infrastructure"),
+    ("タスク", "- 請求書を出す\n- 見積もりを送る\n", "projects"),
+    ("Crontab on the NAS", "- rsync at 03:00\n", "infrastructure"),
+])
+def test_the_single_words_keep_their_domains(heading, body, expected):
+    assert domain(heading, body) == expected

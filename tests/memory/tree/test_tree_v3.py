@@ -69,7 +69,7 @@ def test_inflection_never_makes_words_out_of_identifiers():
 
 
 def test_ties_go_to_what_the_heading_names_first_never_to_table_order():
-    assert domain("Active Cron Jobs", "- backup at 3am\n") == "infrastructure"
+    assert domain("Active Cron Jobs", "- backup at 3am\n") == "agents"  # "cron jobs" is the agent's, not business's
     assert domain("Decisions & Preferences") == "projects"
     assert domain("Preferences & Decisions") == "identity"
 

@@ -540,3 +540,25 @@ STEPS.append(("cues", {
     "business": {"ja": ["収益", "収益化", "投げ銭", "スパチャ", "広告収入", "案件単価"], "zh": ["打赏", "广告收入", "带货"],
                  "en": ["ad revenue", "sponsorships", "brand deals", "payouts"]},
 }))
+# The agent's own machinery in real technical memory (issue 27, the real sets): its scheduled jobs
+# (cron jobs, 定期タスク, Cron 任务: the agent's runs, not a project's tasks nor a server's crontab), the
+# tools and skills it may use (使えるツール), the models and providers it runs on (モデル設定), and what
+# it can do (capabilities). A cue of two words outweighs the single word for tasks, tools or settings.
+# "Cron jobs" names the agent's runs in a heading only: in a body ("the nightly cron job on the server")
+# it is the server's.
+STEPS.append(("cues", {
+    "agents": {
+        "en": ["@cron jobs", "@cron job", "@cron tasks", "@scheduled tasks", "@scheduled jobs", "@periodic tasks",
+               "@recurring tasks", "heartbeat tasks", "heartbeats", "available tools", "tools i can use", "tools available", "tool list",
+               "model config", "model configuration", "model settings", "model setup", "model routing", "llm providers",
+               "ai providers", "model provider", "search provider", "web search provider", "inference provider",
+               "capabilities", "core capabilities", "what i can do", "mcp servers"],
+        "zh": ["@cron 任务", "定期任务", "周期任务", "计划任务", "心跳任务", "可用工具", "可用的工具", "模型配置", "模型设置",
+               "模型选择", "使用的模型", "技能列表"],
+        "zht": ["@cron 任務", "定時任務", "排程任務", "週期任務", "可用工具", "可用的工具", "模型設定", "模型配置", "模型選擇"],
+        "ja": ["定期タスク", "定期実行", "定期ジョブ", "@cron ジョブ", "@cronジョブ", "スケジュールタスク", "ハートビート", "使えるツール",
+               "利用できるツール", "利用可能なツール", "使用できるツール", "モデル設定", "モデル構成", "使用モデル", "スキル一覧",
+               "できること"],
+        "vi": ["tác vụ định kỳ", "@cron job", "công cụ có thể dùng", "cấu hình model"],
+    },
+}))
