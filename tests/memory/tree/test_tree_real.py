@@ -61,3 +61,31 @@ def test_the_agent_s_schedules_tools_models_and_capabilities_are_agents(heading,
 ])
 def test_the_single_words_keep_their_domains(heading, body, expected):
     assert domain(heading, body) == expected
+
+
+@pytest.mark.parametrize("heading, body", [
+    ("Mar 3 Morning — checkout rewrite", "- Fixed the cart totals\n- Deployed to staging, all green\n"),
+    ("Oct 12 Sprint Summary", "- shipped the export\n- closed four bugs ✅\n"),
+    ("September 9: kiln repair", "- replaced the thermocouple, done\n"),
+])
+def test_a_month_and_day_without_a_year_heads_a_dated_log_entry(heading, body):
+    """A running log often leaves the year out: the entry is still a past day's record, archived when
+    its words say the matter is closed."""
+    assert domain(heading, body) == "archive"
+
+
+@pytest.mark.parametrize("heading, body, expected", [
+    ("May 2026 goals", "- finish the course\n- next: the second module\n", "projects"),  # a month, no day: no entry
+    ("Mayday drills", "- done twice a year\n", "mayday-drills"),
+])
+def test_a_month_alone_is_no_dated_entry(heading, body, expected):
+    assert domain(heading, body) == expected
+
+
+@pytest.mark.parametrize("heading, body, expected", [
+    ("2026-04-02 Deploy procedure (important)", "- build, then push the image\n- done: moved to the new host\n",
+     "infrastructure"),
+    ("2026-05-11 発注フロー（重要）", "- 見積もり → 承認 → 発注、完了\n- 取引先には毎回メールで連絡\n", "business"),
+])
+def test_a_dated_entry_that_sets_up_a_lasting_way_of_working_is_not_archived(heading, body, expected):
+    assert domain(heading, body) == expected

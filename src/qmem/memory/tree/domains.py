@@ -88,7 +88,10 @@ _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2
 # "3 марта 2026", "2026년 3월 3일"
 _DAY_FIRST = (rf"(?:\d{{1,2}}[./]\d{{1,2}}[./]\d{{4}}|\d{{4}}년\s?\d{{1,2}}월\s?\d{{1,2}}일|"
               rf"\d{{1,2}}\.?\s+(?:de\s+)?(?:{shapes.MONTHS})\.?,?\s+(?:de\s+)?\d{{4}})")
-_DAY = rf"(?:\d{{4}}[-/.年]\d{{1,2}}[-/.月]\d{{1,2}}日?|{_MONTH}|{_DAY_FIRST})"
+# a month and a day without a year, as a running log writes them: "Feb 19 Afternoon — …", "March 3: …"
+_MONTH_DAY = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
+              r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+\d{1,2}(?:st|nd|rd|th)?(?!\d|:\d)")
+_DAY = rf"(?:\d{{4}}[-/.年]\d{{1,2}}[-/.月]\d{{1,2}}日?|{_MONTH}|{_DAY_FIRST}|{_MONTH_DAY})"
 _EVENT = (r"session|meeting|call|sync|standup|stand-up|retro|incident|interview|workshop|sprint|day|"
           r"会议|会话|复盘|例会|會議|會話|セッション|会議|打ち合わせ|sitzung|besprechung|buổi|cuộc họp|"
           r"séance|réunion|sessão|reunião|chamada|reunión|sesión|llamada|сессия|встреча|созвон|совещание|"
@@ -99,6 +102,12 @@ _EVENT += f"|{EVENTS_WORLD}"  # and in the languages of cues_world.py
 _DAY_NO_YEAR = r"(?:(?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12]\d|3[01])|(?:0?[1-9]|1[0-2])月(?:0?[1-9]|[12]\d|3[01])日)(?![\d/])"
 _LOG_ENTRY = re.compile(rf"(?i)^(?:(?:{_EVENT})\s*(?:#?\d+\s*)?[-–—:：(（]?\s*(?:(?:du|de|del|do|da|vom|am|on|of|от|il)\s+)?{_DAY}|{_DAY}\s*(?:→\s*{_DAY}\s*)?(?:[-–—:：]|\s+\S)|"
                         rf"(?:{_EVENT})\s*#?\d*\b.*[(（]\s*{_DAY}|{_DAY_NO_YEAR}\s+\S)")
+# A dated entry whose heading names a way of working that lasts (a process, workflow, procedure, how-to)
+# or marks itself important is no past day's record, however much of it is done.
+_LASTING = re.compile(r"(?i)(?<![^\W\d_])(?:process|processes|workflows?|procedures?|how[- ]to|playbook|runbook|"
+                      r"guide|guidelines|checklist|sop|standard|important|must remember|ablauf|anleitung|proceso|processo|"
+                      r"procedimiento|procédure|quy trình|hướng dẫn)(?![^\W\d_])|"
+                      r"流程|步骤|步驟|指南|教程|做法|规范|規範|重要|必須記住|必须记住|手順|フロー|やり方|ワークフロー")
 _ISO_DAY = re.compile(r"\d{4}[-/.]\d{2}[-/.]\d{2}")
 _AS_OF = re.compile(r"(?i)\b(?:updated|revised|added|as of|last|since|mis[e]? à jour|atualizad[oa]|actualizad[oa]|"
                     r"aktualisiert|обновлено|cập nhật|aggiornat[oa])\b|更新|截至|截止|現在|stand|업데이트")
@@ -436,7 +445,7 @@ def _body_sense(best: str, broad: set[str], body_scores: dict[str, float], confi
 def _log_subject(head: str) -> str:
     """What a dated entry's heading says it is about: its dates, event word and numbering left out
     ("2026-02-03 session: offline mode" → "offline mode")."""
-    text = _DATE.sub(" ", re.sub(f"{_MONTH}|{_DAY_FIRST}", " ", head, flags=re.IGNORECASE))
+    text = _DATE.sub(" ", re.sub(f"{_MONTH}|{_DAY_FIRST}|{_MONTH_DAY}", " ", head, flags=re.IGNORECASE))
     text = re.sub(rf"(?i)^[\s\W]*(?:(?:{_EVENT})\b\s*#?\d*)?[\s\-–—:：()（）#,→]*", "", text.strip())
     return text.strip(" -–—:：()（）")
 
@@ -446,6 +455,9 @@ def _dated_entry(head: str, body: str, table: dict[str, list[str]], context: Con
     is closed; open work stays with the work (its heading's domain, else projects); otherwise it
     is filed by its subject, and archived as a past day's record only when nothing says what it is about."""
     how, words = state(head, body)
+    lasting = _LASTING.search(head)
+    if how == CLOSED and lasting:  # "2026-03-27 文章生成流程（重要）": the day set up a way of working that lasts
+        how = ""
     if how == CLOSED:
         verdict = Verdict(ARCHIVE)
         verdict.cues = [f"heading: a dated log entry, and it says the matter is closed ({words})"]
