@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from qmem.memory.tree.domains import explain, load_table
+from qmem.memory.tree.domains import explain, instruction, load_table
 
 TABLE = load_table({})
 
@@ -89,3 +89,24 @@ def test_a_month_alone_is_no_dated_entry(heading, body, expected):
 ])
 def test_a_dated_entry_that_sets_up_a_lasting_way_of_working_is_not_archived(heading, body, expected):
     assert domain(heading, body) == expected
+
+
+@pytest.mark.parametrize("heading, body, expected", [
+    ("Checkout Architecture — Design Principles", "- one service per bounded context\n- events over direct calls\n",
+     "codebase"),
+    ("Care plan (May 4 — Pacing Protocol for Sam)", "- red days: full rest\n- green days: a short walk\n", "projects"),
+])
+def test_rule_words_in_an_aside_about_another_topic_pin_nothing(heading, body, expected):
+    """The part before the aside names the subject; 'design principles' of an architecture describe
+    it, a protocol for a person is a plan: neither is a standing order to the agent."""
+    assert not instruction(heading, body, TABLE)
+    assert domain(heading, body) == expected
+
+
+@pytest.mark.parametrize("heading, body", [
+    ("Git — Rules", "- always rebase before a merge\n- never force-push main\n"),  # the body gives orders
+    ("House rules (kitchen)", "- dishes the same evening\n"),  # the rule word is the subject
+    ("Overnight Research Protocol (Permanent)", "- pick three sources\n- write a summary\n"),
+])
+def test_rule_words_still_pin_as_the_subject_or_over_orders(heading, body):
+    assert instruction(heading, body, TABLE)

@@ -342,7 +342,7 @@ def explain(heading: str, body: str, table: dict[str, list[str]], context: Conte
         return verdict
     kana = context.kana if context.kana is not None else has_kana(heading) or has_kana(body[:BODY_CHARS])
     where: dict[str, int] = {}
-    heading_scores, order, why, broad = _heading_evidence(head, heading, context.matcher, table, kana, where)
+    heading_scores, order, why, broad = _heading_evidence(head, heading, context.matcher, table, kana, where, body)
     if context.agentic and "agents" in table:
         _tools_are_the_agent_s(heading_scores, order, why, where)
     uncapped: dict[str, float] = {}
@@ -517,7 +517,7 @@ def _position(head: str, text: str) -> int:
 
 
 def _heading_evidence(head: str, heading: str, matcher_: Matcher, table: dict[str, list[str]],
-                      kana: bool | None = None, where: dict[str, int] | None = None,
+                      kana: bool | None = None, where: dict[str, int] | None = None, body: str = "",
                       ) -> tuple[dict[str, float], list[str], dict[str, list[str]], set[str]]:
     """Per domain, the heading's points; the domains in the order the heading names them; the
     evidence; the domains the heading names only by broad words (cues marked `?`).
@@ -558,6 +558,8 @@ def _heading_evidence(head: str, heading: str, matcher_: Matcher, table: dict[st
         scores[domain] = scores.get(domain, 0) + points
         positions[domain] = min(positions.get(domain, 10**6), -1)
         why.setdefault(domain, []).append(f"heading: {emoji} (+{points:g})")
+    if scores.get(RULES) and _rules_only_aside(head, matcher_, body):  # "Agent Architecture — Design Principles"
+        del scores[RULES]
     if scores.get(ARCHIVE) and _CURRENT.search(head):  # "Current history of X" is current
         del scores[ARCHIVE]
     if where is not None:  # where each domain's first cue stands in `head` (as cut above)
@@ -626,6 +628,28 @@ def _rule_matchers() -> tuple[Matcher, Matcher]:
     return (matcher((("rules", tuple(RULE_HEADINGS)),)), matcher((("instruction", tuple(INSTRUCTION_WORDS)),)))
 
 
+# Where a heading's aside starts: a spaced dash or bar, a colon, a bracket ("Agent Architecture —
+# Design Principles", "Care plan (May 4 — Pacing Protocol for Sam)").
+_ASIDE_START = re.compile(r"\s+[-–—|/]\s+|[:：]\s*|\s*[(（\[【]")
+
+
+def _rules_only_aside(head: str, cues: Matcher, body: str) -> bool:
+    """Do a heading's words for rules stand only in its aside, while the part before it names
+    another domain and the body gives no orders? Then the heading is about that topic ("Agent
+    Architecture — Design Principles" describes the agents' design, "Care plan (… Protocol for
+    Sam)" is a plan): no standing rules. "Git — Rules" over "always rebase" still is one."""
+    main = _ASIDE_START.split(head, 1)[0].strip()
+    if not main or main == head.strip():
+        return False
+    rule_heads, order_words = _rule_matchers()
+    if rule_heads.find(main, heading=True):
+        return False
+    found = cues.find(main, heading=True)
+    if any(cue.domain == RULES for cue in found) or all(cue.weak for cue in found):
+        return False
+    return not order_words.find(fold(body[:BODY_CHARS]))
+
+
 def orders(text: str) -> str:
     """Why an entry of a file without headings reads as an instruction: two different order
     words in it ("必须优先用… 禁止直接用…", "always … never …")."""
@@ -646,7 +670,7 @@ def instruction(heading: str, body: str, table: dict[str, list[str]], matcher_: 
     rule_heads, orders = _rule_matchers()
     cues = matcher_ or for_table(table)  # the plan passes its own: built once per file
     named = rule_heads.find(head, heading=True) or [cue for cue in cues.find(head, heading=True) if cue.domain == RULES]
-    if named:
+    if named and not _rules_only_aside(head, cues, body):
         return f"heading names rules: {named[0].text}"
     ordering = orders.find(head)
     if ordering:
