@@ -110,3 +110,19 @@ def test_rule_words_in_an_aside_about_another_topic_pin_nothing(heading, body, e
 ])
 def test_rule_words_still_pin_as_the_subject_or_over_orders(heading, body):
     assert instruction(heading, body, TABLE)
+
+
+@pytest.mark.parametrize("heading, body, expected", [
+    ("Known footguns in the build", "- the cache survives a clean\n", "lessons"),
+    ("Traps we fell into", "- the staging bucket is public\n", "lessons"),
+    ("Who I Serve", "- Mira, 41, runs a bakery and two shops\n", "identity"),
+    ("Handy one-liners", "```\nmake clean && make\n```\n", "codebase"),
+    ("Allowed users", "- Teo (owner): everything\n- Ines: calendar only\n", "people"),
+    ("Standing calls from the owner", "- labels in title case\n- prices without cents\n", "rules"),
+])
+def test_phrasings_real_headings_use_for_a_kind_of_note(heading, body, expected):
+    assert domain(heading, body) == expected
+
+
+def test_an_agent_s_behaviour_in_a_channel_is_a_rule():
+    assert instruction("Discord behaviour", "- reply in the thread\n- one emoji at most\n", TABLE)

@@ -562,3 +562,16 @@ STEPS.append(("cues", {
         "vi": ["tác vụ định kỳ", "@cron job", "công cụ có thể dùng", "cấu hình model"],
     },
 }))
+# Phrasings real headings use for a kind of note (issue 27, the real sets): traps and footguns are
+# lessons, "who I help" is the agent's own identity, one-liners and snippets are code, the users allowed
+# to talk to the agent are people, an agent's behaviour in a channel and the operator's standing calls
+# are rules.
+STEPS.append(("cues", {
+    "lessons": {"en": ["traps", "known traps", "footguns", "foot-guns", "caveats", "landmines", "sharp edges", "watch-outs"],
+                "zh": ["陷阱", "注意坑"], "zht": ["陷阱"], "ja": ["落とし穴", "ハマりどころ"]},
+    "identity": {"en": ["who i help", "who i serve", "who i work for", "who i'm helping", "who i assist"]},
+    "codebase": {"en": ["one-liners", "snippets", "code snippets"]},
+    "people": {"en": ["authorized users", "allowed users", "approved users", "authorised users"]},
+    "rules": {"en": ["@behavior", "@behaviour", "@etiquette", "@standing decisions", "@standing calls", "@design calls",
+                     "@standing requests", "@standing preferences"]},
+}))
