@@ -126,3 +126,29 @@ def test_phrasings_real_headings_use_for_a_kind_of_note(heading, body, expected)
 
 def test_an_agent_s_behaviour_in_a_channel_is_a_rule():
     assert instruction("Discord behaviour", "- reply in the thread\n- one emoji at most\n", TABLE)
+
+
+@pytest.mark.parametrize("heading, body, expected", [
+    ("クライアント一覧", "- 山田商店：月1回の打ち合わせ\n", "business"),
+    ("作ったもの", "- 町内会のチラシ\n- 家計アプリの試作\n", "projects"),
+    ("📁 记忆文件说明", "- 每天一个日志文件\n", "agents"),
+    ("Memory files", "- one log per day, a weekly digest\n", "agents"),
+    ("Recent changes", "- moved the photos to the new disk\n", "archive"),
+    ("Cập nhật gần đây", "- thêm hai khách mới\n", "archive"),
+])
+def test_words_of_real_files_the_tables_lacked(heading, body, expected):
+    assert domain(heading, body) == expected
+
+
+@pytest.mark.parametrize("heading, body", [
+    ("2026-03-02 更新（重大進展）", "- 修好了登入頁\n- 完成 SEO 設定\n"),
+    ("2026-04-09 update", "- fixed the invoice export\n- moved the backups, done\n"),
+])
+def test_a_day_and_the_word_for_an_update_alone_is_a_log_entry(heading, body):
+    """'(updated 2026-04-13)' after a topic says as of when; a day followed by 'update' and nothing
+    else is the record of that day's changes."""
+    assert domain(heading, body) == "archive"
+
+
+def test_a_topic_updated_on_a_day_is_still_its_topic():
+    assert domain("Server list (updated 2026-04-13)", "- nas, router, the old laptop\n") == "infrastructure"

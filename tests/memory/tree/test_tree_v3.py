@@ -91,7 +91,8 @@ def test_a_section_without_clear_evidence_keeps_a_domain_named_after_its_heading
     assert verdict.domain == "linguistic-cloaker" and not verdict.confident
     assert "named after its heading" in verdict.cues[0]
     assert domain("三、用户明确要求（永久有效）", "- 不要改端口\n") == "rules"
-    assert domain("四、记忆索引（自动生成）", "- a\n") == "记忆索引"  # numbering and asides dropped
+    assert domain("四、灵感碎片（自动生成）", "- a\n") == "灵感碎片"  # numbering and asides dropped
+    assert domain("四、记忆索引（自动生成）", "- a\n") == "agents"  # the agent's memory index is the agent's
     assert domain("Key Issues (Blocked on Human Action)", "- #132 KYC\n") == "projects"
 
 

@@ -575,3 +575,15 @@ STEPS.append(("cues", {
     "rules": {"en": ["@behavior", "@behaviour", "@etiquette", "@standing decisions", "@standing calls", "@design calls",
                      "@standing requests", "@standing preferences"]},
 }))
+# Words of the real CJK files the tables lacked (issue 27, the real sets): the katakana word for a client
+# (クライアント), what the agent or user made (作成したもの), the agent's own memory files and their index
+# (记忆文件索引), and recent updates as a record of changes (Cập nhật gần đây, 最近更新).
+STEPS.append(("cues", {
+    "business": {"ja": ["クライアント", "クライアント情報"]},
+    "projects": {"en": ["things i built", "what i've built", "what i built"], "ja": ["作成したもの", "作ったもの", "成果物"],
+                 "zh": ["做过的东西", "已做的东西"], "zht": ["做過的東西"]},
+    "agents": {"en": ["memory files", "memory index", "memory layout"], "zh": ["记忆文件", "记忆索引"], "zht": ["記憶檔案", "記憶索引"],
+               "ja": ["記憶ファイル", "メモリファイル"]},
+    "archive": {"en": ["@recent updates", "@recent changes"], "vi": ["@cập nhật gần đây"], "zh": ["@最近更新", "@近期更新"],
+                "zht": ["@最近更新", "@近期更新"], "ja": ["@最近の更新"]},
+}))

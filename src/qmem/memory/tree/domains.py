@@ -161,6 +161,19 @@ def heading_text(heading: str) -> str:
     return re.sub(r"^[^\w$€£¥₩₫]+", "", text).strip()  # a heading of currency signs ("$$") is about money
 
 
+_LEADING_DAY = re.compile(rf"(?i)^{_DAY}")
+
+
+def _update_entry(head: str) -> bool:
+    """Is the heading a day and the word for an update alone ("2026-03-25 更新（重大進展）", "2026-04-02
+    update")? That is a log entry of the day's changes, not a topic "as of" a day."""
+    lead = _LEADING_DAY.match(head)
+    if not lead:
+        return False
+    rest = _AS_OF.sub(" ", _BRACKETED.sub(" ", head[lead.end():]))
+    return not re.search(r"[^\W\d_]", rest)
+
+
 def _in_future(head: str) -> bool:
     """Does the heading's first day (YYYY-MM-DD) lie after today? A coming day is an appointment."""
     found = _ISO_DAY.search(head)
@@ -326,7 +339,8 @@ def explain(heading: str, body: str, table: dict[str, list[str]], context: Conte
         return verdict
     head = heading_text(heading)
     unnumbered = _LIST_NUMBER.sub("", head) or head  # "18. Protokoll 15.09.2026 – …": the entry starts after its number
-    if dated and ARCHIVE in table and _LOG_ENTRY.match(unnumbered) and not _AS_OF.search(head) \
+    if dated and ARCHIVE in table and _LOG_ENTRY.match(unnumbered) \
+            and (not _AS_OF.search(head) or _update_entry(unnumbered)) \
             and not _CURRENT.search(head) and not _in_future(head):
         return _dated_entry(unnumbered, body, table, context, found)
     person = about_person(heading, context) if "identity" in table else ""
