@@ -152,3 +152,25 @@ def test_a_day_and_the_word_for_an_update_alone_is_a_log_entry(heading, body):
 
 def test_a_topic_updated_on_a_day_is_still_its_topic():
     assert domain("Server list (updated 2026-04-13)", "- nas, router, the old laptop\n") == "infrastructure"
+
+
+@pytest.mark.parametrize("heading, body", [
+    ("Member survey — Sent, Awaiting Replies", "- sent to 40 members on Monday\n"),
+    ("Garden shed — on deck", "- wood ordered from the shop\n"),
+    ("Podcast studio (future)", "- a small room, a good microphone\n"),
+    ("Waiting on Priya", "- the signed quote for the kitchen\n"),
+])
+def test_work_that_waits_or_has_not_started_is_projects(heading, body):
+    assert domain(heading, body) == "projects"
+
+
+@pytest.mark.parametrize("heading, body, expected", [
+    ("Quarterly report — Complete", "- revenue up, two new clients\n", "business"),  # a dash's "complete" labels the report
+    ("Team — Berlin office", "- Ana, Jo, Sam\n", "people"),
+])
+def test_a_dash_aside_reads_only_open_work_as_a_status(heading, body, expected):
+    assert domain(heading, body) == expected
+
+
+def test_how_the_agent_s_memory_is_built_is_the_agent_s():
+    assert domain("Memory Architecture", "- daily logs, a weekly digest, a build step\n") == "agents"

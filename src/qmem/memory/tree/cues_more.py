@@ -587,3 +587,8 @@ STEPS.append(("cues", {
     "archive": {"en": ["@recent updates", "@recent changes"], "vi": ["@cập nhật gần đây"], "zh": ["@最近更新", "@近期更新"],
                 "zht": ["@最近更新", "@近期更新"], "ja": ["@最近の更新"]},
 }))
+# How the agent's memory is built is the agent's ("Memory Architecture"), as its memory system is.
+STEPS.append(("cues", {
+    "agents": {"en": ["memory architecture", "memory structure", "memory design"], "zh": ["记忆架构", "记忆结构"],
+               "zht": ["記憶架構", "記憶結構"], "ja": ["記憶構造", "メモリ構成", "記憶の構成"]},
+}))

@@ -99,10 +99,12 @@ _ONGOING = (r"in progress|ongoing|on-?going|under way|underway|wip|work in progr
             r"in arbeit|laufend|em andamento|em curso|en curso|en cours|in corso|w toku|w trakcie|"
             r"devam ediyor|sürüyor|berjalan|sedang berjalan|sedang dikerjakan|в работе|в процессе|идёт|идет|"
             r"đang làm|đang thực hiện|đang triển khai|đang chạy|in uitvoering|pågår|probíhá|триває|"
-            r"진행 중|진행중")
+            r"진행 중|진행중|"
+            # work not started or waiting: still open work ("— Sent, Awaiting Responses", "(Future)", "(on deck)")
+            r"awaiting(?: \w+)?|pending|waiting (?:on|for)|on deck|blocked|planned|future|not started|queued")
 _ONGOING_CJK = r"进行中|進行中|推进中|推進中|开发中|開發中|対応中|開発中|作業中|🚧"
 _FINISHED = (r"done|completed|complete|finished|shipped|delivered|ended|closed|shelved|abandoned|cancell?ed|"
-             r"retired|archived|wrapped up|"
+             r"retired|archived|wrapped up|deleted|removed|discontinued|"
              r"erledigt|abgeschlossen|beendet|concluso|conclusa|concluído|concluída|concluido|concluida|entregue|"
              r"terminé|terminée|terminado|terminada|terminato|finalizado|finalizada|completato|"
              r"zakończone|zakończony|zakończona|ukończone|bitti|tamamlandı|selesai|afgerond|avslutad|dokončeno|"
@@ -111,8 +113,14 @@ _FINISHED = (r"done|completed|complete|finished|shipped|delivered|ended|closed|s
 _FINISHED_CJK = r"已完成|已结束|已結束|已结案|已結案|已上线|已上線|完了|終了|済み|✅|☑|✔"
 _STATUS_ASIDE = re.compile(r"[(（\[【]([^)）\]】]{1,80})[)）\]】]")
 _ONGOING_RE = re.compile(rf"(?i)(?<![^\W\d_])(?:{_ONGOING})(?![^\W\d_])|(?<![^\W\d_])(?:{_SINCE})|{_ONGOING_CJK}")
+_SINCE_RE = re.compile(rf"(?i)^(?:{_SINCE})$")
 _FINISHED_RE = re.compile(rf"(?i)(?<![^\W\d_])(?:{_FINISHED})(?![^\W\d_])|{_FINISHED_CJK}")
 _LEADING_MARK = re.compile(r"^\W*?(✅|☑|✔|🚧)")
+# "X — Sent, Awaiting Responses": a spaced dash's aside that says the work waits is a status too;
+# "Waiting on Jason" is one as a whole. (A dash's "— Complete" often labels a finished report that
+# is still the subject's, so only open work is read after a dash.)
+_DASH_ASIDE = re.compile(r"\s[-–—]\s+(.{1,80})$")
+_WAITING = re.compile(r"(?i)^\W*(?:waiting (?:on|for)|awaiting|blocked on|pending)\b")
 
 
 def heading_status(heading: str) -> tuple[str, str]:
@@ -128,4 +136,11 @@ def heading_status(heading: str) -> tuple[str, str]:
         ongoing = _ONGOING_RE.search(text)
         if ongoing:
             return OPEN, ongoing.group(0)
+    dash = _DASH_ASIDE.search(_STATUS_ASIDE.sub("", heading))
+    ongoing = _ONGOING_RE.search(dash.group(1)) if dash else None
+    if ongoing and not _SINCE_RE.search(ongoing.group(0)):
+        return OPEN, ongoing.group(0)
+    waiting = _WAITING.match(heading)
+    if waiting:
+        return OPEN, waiting.group(0).strip()
     return "", ""
