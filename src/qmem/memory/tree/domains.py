@@ -647,6 +647,13 @@ def _rule_matchers() -> tuple[Matcher, Matcher]:
 _ASIDE_START = re.compile(r"\s+[-–—|/]\s+|[:：]\s*|\s*[(（\[【]")
 
 
+# "What Marb Wants", "What the owner expects", "What Sam needs from you": what the user wants of the
+# agent is its standing instructions (a name, or a word for the user, then wants/expects/prefers).
+_WANTS = re.compile(r"^(?i:what)\s+(?:(?!(?i:the|a|our|my|your|this)\b)[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*)?|"
+                    r"(?i:the (?:owner|user|boss|operator|human)|my (?:human|owner|user|boss)|he|she|they))\s+"
+                    r"(?i:wants|expects|prefers|needs(?: from (?:me|you|us))?|likes from (?:me|you))\s*[?:!]?$")
+
+
 def _rules_only_aside(head: str, cues: Matcher, body: str) -> bool:
     """Do a heading's words for rules stand only in its aside, while the part before it names
     another domain and the body gives no orders? Then the heading is about that topic ("Agent
@@ -681,6 +688,9 @@ def instruction(heading: str, body: str, table: dict[str, list[str]], matcher_: 
     if _PIN_TAG.search(heading):
         return "tagged [pin]/[P0]"
     head = heading_text(heading)
+    wants = _WANTS.match(bare_title(heading).strip())
+    if wants:
+        return f"heading says what the user wants: {wants.group(0)}"
     rule_heads, orders = _rule_matchers()
     cues = matcher_ or for_table(table)  # the plan passes its own: built once per file
     named = rule_heads.find(head, heading=True) or [cue for cue in cues.find(head, heading=True) if cue.domain == RULES]
