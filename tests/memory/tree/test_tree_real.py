@@ -174,3 +174,22 @@ def test_a_dash_aside_reads_only_open_work_as_a_status(heading, body, expected):
 
 def test_how_the_agent_s_memory_is_built_is_the_agent_s():
     assert domain("Memory Architecture", "- daily logs, a weekly digest, a build step\n") == "agents"
+
+
+@pytest.mark.parametrize("heading", ["What Lio Wants", "What the owner expects", "What Sam needs from you", "what she wants"])
+def test_what_the_user_wants_of_the_agent_is_a_standing_instruction(heading):
+    assert instruction(heading, "- short answers\n- ask before spending money\n", TABLE)
+
+
+@pytest.mark.parametrize("heading", ["What the client wants", "What customers want", "What The Market Wants"])
+def test_what_someone_else_wants_is_no_instruction(heading):
+    assert not instruction(heading, "- a cheaper plan\n", TABLE)
+
+
+@pytest.mark.parametrize("heading, body, expected", [
+    ("Session Log", "- Tue: moved the notes\n- Wed: fixed the digest\n", "archive"),
+    ("Monthly costs", "- about 40 for two servers\n", "business"),
+    ("Cost breakdown (print shop)", "- paper, ink, the courier\n", "business"),
+])
+def test_a_session_log_is_the_record_and_costs_are_business(heading, body, expected):
+    assert domain(heading, body) == expected

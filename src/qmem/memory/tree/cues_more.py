@@ -592,3 +592,10 @@ STEPS.append(("cues", {
     "agents": {"en": ["memory architecture", "memory structure", "memory design"], "zh": ["记忆架构", "记忆结构"],
                "zht": ["記憶架構", "記憶結構"], "ja": ["記憶構造", "メモリ構成", "記憶の構成"]},
 }))
+# A log of past sessions is their record (archive); what things cost is business (issue 27, the real sets).
+STEPS.append(("cues", {
+    "archive": {"en": ["@session log", "@session logs", "@session history", "@work log"], "zh": ["@会话记录", "@会话日志"],
+                "zht": ["@會話紀錄"], "ja": ["@セッションログ", "@作業ログ"]},
+    "business": {"en": ["costs", "cost analysis", "cost breakdown"], "zh": ["成本", "成本分析"], "zht": ["成本", "成本分析"],
+                 "ja": ["コスト分析", "原価"]},
+}))
