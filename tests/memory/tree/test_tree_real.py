@@ -193,3 +193,16 @@ def test_what_someone_else_wants_is_no_instruction(heading):
 ])
 def test_a_session_log_is_the_record_and_costs_are_business(heading, body, expected):
     assert domain(heading, body) == expected
+
+
+@pytest.mark.parametrize("heading, body, expected", [
+    ("Project: Kubernetes cluster upgrade", "- three nodes left to drain\n", "projects"),
+    ("專案：自動化排程機器人", "- 每天早上發日報\n", "projects"),
+    ("Kunden: Cloud-Umzug der Bäckerei", "- Angebot geschickt\n", "business"),
+])
+def test_a_label_before_a_colon_says_what_kind_of_note_it_is(heading, body, expected):
+    assert domain(heading, body) == expected
+
+
+def test_a_label_that_names_no_domain_leaves_the_heading_to_its_words():
+    assert domain("Important: Python interpreter", "- use the venv's python\n") == "infrastructure"

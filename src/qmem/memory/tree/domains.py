@@ -543,6 +543,11 @@ def _heading_evidence(head: str, heading: str, matcher_: Matcher, table: dict[st
     head = _LIST_NUMBER.sub("", head) or head  # "2) Về Lan": a cue for the heading's start starts after the number
     main = _BRACKETED.sub(" ", head).strip()
     found = matcher_.find(main, heading=True, kana=kana) if main and main != head else []
+    label = _LABEL.match(head)
+    if label:  # "專案：存錢筒 App", "Project: Ferry app": a label before a colon says what kind of note it is
+        named = [cue for cue in matcher_.find(label.group(1), heading=True, kana=kana) if not cue.weak]
+        if len({cue.domain for cue in named}) == 1:
+            found = named
     strong: set[str] = set()
     whole = re.sub(r"[\W_]+", " ", head).strip()
     for cue in found or matcher_.find(head, heading=True, kana=kana):
@@ -579,6 +584,9 @@ def _heading_evidence(head: str, heading: str, matcher_: Matcher, table: dict[st
     if where is not None:  # where each domain's first cue stands in `head` (as cut above)
         where.update({d: at for d, at in positions.items() if 0 <= at < 10**5})
     return scores, sorted(scores, key=lambda d: positions.get(d, 10**6)), why, set(scores) - strong
+
+
+_LABEL = re.compile(r"^((?:[^\W\d_][\w'’-]*)(?:\s+[^\W\d_][\w'’-]*){0,2})\s*[:：]\s*\S")
 
 
 def _beyond_the_cap(best: str, runner_up: float, scores: dict[str, float], uncapped: dict[str, float],
