@@ -71,7 +71,7 @@ _KEY_WORDS = (rf"{_PASSWORD_WORDS}|secret|token|api[_ -]?key|apikey|access[_ -]?
 # name, then up to 24 characters in the same sentence and cell, then ":", "=" or "：" (maybe inside
 # **bold**), then the value; or, with no separator, a value that is obviously a secret.
 _ASSIGNMENT = re.compile(rf"(?i)(?<![a-z])(?P<key>{_KEY_WORDS})(?:s|es)?(?![a-z])"
-                         rf"(?:(?P<gap>(?:(?!\.\s)[^:=：\n|()（）—·…]|\([^()\n]{{0,16}}\)){{0,24}})[:=：][*_]*\s*|(?P<space>\s+))"
+                         rf"(?:(?P<gap>(?:(?!\.\s)[^:=：\n|()（）—·…{{}}\",]|\([^()\n]{{0,16}}\)){{0,24}})[:=：][*_]*\s*|(?P<space>\s+))"
                          rf"[`'\"]?(?P<value>[!#-&(-_a-~]+)")
 _IN_PARENS = re.compile(rf"(?i)(?<![a-z])(?:{_PASSWORD_WORDS})(?:s)?(?![a-z])[^()（）\n|]{{0,30}}[(（]\s*`?"
                         rf"(?P<value>[^\s()（）`]{{4,64}})`?\s*[)）]")
@@ -84,18 +84,20 @@ _DIGIT_KEYS = re.compile(r"(?i)pin|code|pass|pw|密码|密碼|口令|パスワ�
                          r"adgangskode|passord|heslo|كلمة|الرقم السري|पासवर्ड|รหัสผ่าน|رمز|گذرواژه|کلمه عبور|"
                          r"κωδικός πρόσβασης|συνθηματικό")
 _EMAIL_PAIR = re.compile(r"\S+@\S+\.[A-Za-z]{2,}\s*/\s*([^\s/]{6,})")
-_USER_PAIR = re.compile(r"(?<![^\s:：(])(?P<user>[\w.+-]{2,})\s+/\s+(?P<value>[^\s/]{4,})")  # "admin / Pa55#word"
+_USER_PAIR = re.compile(r"(?<![^\s:：(`'\"])[`'\"]?(?P<user>[\w.+-]{2,})[`'\"]?\s+/\s+[`'\"]?(?P<value>[^\s/`'\"]{4,})")  # "admin / Pa55#word", "`admin` / `Pa55`"
 _LOGIN_NAMES = {"admin", "root", "administrator", "sa", "postgres", "pi", "ubuntu", "guest", "user", "test", "demo"}
-_TIGHT_PAIR = re.compile(r"(?<![\w/.~:@-])(?P<user>[A-Za-z_][\w.-]{1,31})/(?P<value>[^\s/`'\"|),;]{4,64})(?![\w/])")
+_TIGHT_PAIR = re.compile(r"(?<![\w/.~:@=-])(?P<user>[A-Za-z_][\w.-]{1,31})/(?P<value>[^\s/`'\"|),;]{4,64})(?![\w/])")
 # Latin-script words match whole ("conta", an account in Portuguese, is not the start of "Contador").
 _LOGIN_LINE = re.compile(r"(?i)(?<![a-zà-ÿ])(?:user(?:name)?\s*/\s*pass|logins?|credentials?|db|database|mysql|postgres(?:ql)?|"
                          r"redis|mongo(?:db)?|zugang|tài khoản|cuenta|usuario|contraseña|conta|senha|compte|identifiant|"
-                         r"inlog(?:gen)?|logowani\w*|kullanıcı adı|inloggning|přihlášení)(?![a-zà-ÿ])|"
+                         r"inlog(?:gen)?|logowani\w*|kullanıcı adı|inloggning|přihlášení|ssh|sftp|ftp|vnc|rdp|smb|sudo)(?![a-zà-ÿ])|"
                          r"账号|帳號|账户|用户名|密码|密碼|ユーザー|ログイン|계정|아이디|비밀번호|учётная|логин|"
                          r"логін|تسجيل الدخول|लॉगिन|เข้าสู่ระบบ|σύνδεση")
+_NAME_LIKE = re.compile(r"^[A-Z][A-Z0-9]*_[A-Z0-9_]+$|^[a-z]+(?:[-_.][a-z0-9]+)+$")  # OPENAI_API_KEY, gpt-4o-mini: names
 _VERSION = re.compile(r"\d\.\d|:\d")  # "qwen2.5", "llama3.2:3b": a model or version tag
 _WORDS_JOINED = re.compile(r"^[A-Za-z]+(?:-[A-Za-z]+)*$|.*[()]")  # "de-repression", "Dp71Delta(110": prose
 _DIGIT = re.compile(r"\d")
+_SUDO_PIPE = re.compile(r"echo\s+(?P<q>['\"]?)(?P<value>[^\s'\"|]{3,64})(?P=q)\s*\|\s*sudo\s+(?:-\w+\s+)*-S\b")
 _LONG_TOKEN = re.compile(r"(?<![\w/.-])(?P<prefix>[a-z]{2,6}[-_])?(?P<body>[A-Za-z0-9_+/=]{20,})(?![\w/.-])")
 _HEX = re.compile(r"^[0-9a-fA-F]{16,}$")
 # The prefixes API objects' ids carry (Anthropic trig_/msg_/toolu_, OpenAI run_/thread_/asst_, Stripe
@@ -180,6 +182,8 @@ def _assigned(line: str, match: re.Match[str]) -> bool:
     value, key = match.group("value"), match.group("key")
     if match.group("gap") and _ABOUT_SECRETS.search(match.group("gap")):
         return False
+    if match.group("gap") and match.group("gap")[-1:].isdigit() and value.rstrip(".,;)").isdigit():
+        return False  # "pin map on .34:18091": a host and its port, not a PIN
     if match.group("space") is not None:  # "password rotates", "tokens  agents-and-tasks": no colon,
         return any(c.isdigit() for c in value) and _kinds(value) >= 3 and _secretish(value)  # only an obvious one
     quoted = line[match.start("value") - 1:match.start("value")] in "`'\"" and match.start("value") > 0
@@ -205,14 +209,18 @@ def spans(line: str) -> list[tuple[int, int, str]]:
     hint = _SHAPE_HINT.search(line) is not None  # a literal scan: the shapes' own regex is ~10× slower
     # every alternative of _SHAPE is a named group, so each match has a lastgroup (mypy: str | None)
     found = [(m.start(), m.end(), _SHAPES[int(m.lastgroup[1:])][0])  # type: ignore[index]
-             for m in _SHAPE.finditer(line)] if hint else []
+             for m in _SHAPE.finditer(line) if not (line.startswith("0x", m.start()) and _public(line, m.start()))] \
+        if hint else []
     slash = "/" in line
     if hint:
         found += _partial_spans(line)
     if ":" in line or "=" in line or "：" in line or _DIGIT.search(line):
-        found += [(m.start("value"), m.end("value"), "password") for m in _ASSIGNMENT.finditer(line) if _assigned(line, m)]
+        found += [(m.start("value"), m.start("value") + len(m.group("value").rstrip(".,;)")), "password")
+                  for m in _ASSIGNMENT.finditer(line) if _assigned(line, m)]
     if "(" in line or "（" in line:
         found += _paren_spans(line)
+    if "sudo" in line:
+        found += [(m.start("value"), m.end("value"), "password") for m in _SUDO_PIPE.finditer(line)]
     if slash:
         found += _pair_spans(line)
     if line.lstrip().startswith("|"):
@@ -256,8 +264,9 @@ def _pair_spans(line: str) -> list[tuple[int, int, str]]:
         elif _LOGIN_LINE.search(line):  # a login line: a password has a digit or a symbol in it
             secret = _kinds(value) >= 2 and any(c.isdigit() or not (c.isalnum() or c == "_") for c in value) \
                 and not _WORDS_JOINED.match(value)
-        else:
-            secret = any(c.isdigit() for c in value) and _kinds(value) >= 3 and _secretish(value)
+        else:  # no login in sight: "gpt-4o / gpt-4o-mini" is two names
+            secret = any(c.isdigit() for c in value) and _kinds(value) >= 3 and _secretish(value) \
+                and not _NAME_LIKE.match(value) and not _NAME_LIKE.match(user)
         if secret:
             found.append((match.start("value"), match.start("value") + len(value), "password"))
     for match in _TIGHT_PAIR.finditer(line):  # "db user/pass: app/S3cret!": a login word just before
@@ -275,7 +284,8 @@ def _pair_spans(line: str) -> list[tuple[int, int, str]]:
 # nearer to it ("client id …, client secret …").
 _ID_LABEL = re.compile(r"(?i)(?<![a-z])(?:ids?|folders?|files?|sheets?|spreadsheets?|docs?|documents?|channels?|"
                        r"playlists?|records?|pages?|databases?|calendars?|boards?|workspaces?|drive|notion|"
-                       r"objects?|items?|assets?|uuid|guid)(?![a-z])|编号|文件夹|表格|文档|频道|資料夾|檔案|"
+                       r"objects?|items?|assets?|uuid|guid|tx|txid|txn|transactions?|hash(?:es)?|sha\d*|commits?|blocks?|contracts?|"
+                       r"addresse?s?|addr|public key|pubkey|cid|ipfs)(?![a-z])|编号|文件夹|表格|文档|频道|資料夾|檔案|哈希|地址|交易|"
                        r"フォルダ|シート|チャンネル|ドキュメント")
 _SECRET_NAME = re.compile(rf"(?i)(?<![a-z])(?:{_KEY_WORDS})")
 _URL = re.compile(r"[a-z][a-z0-9+.-]*://[^\s<>`'\")\]]+", re.IGNORECASE)
@@ -283,6 +293,22 @@ _URL = re.compile(r"[a-z][a-z0-9+.-]*://[^\s<>`'\")\]]+", re.IGNORECASE)
 _SECRET_URL = re.compile(r"(?i)hook|/services/|/bot|callback|/api/v\d+/keys")
 _SECRET_QUERY = re.compile(r"(?i)(?:token|key|secret|sig|signature|auth\w*|pass\w*|pwd|code|credential\w*)=$")
 _PATH_SEGMENT = re.compile(r"^(?:[A-Za-zÀ-ÿ]+|\d+)?$")
+
+
+def _labelled_id(line: str, at: int) -> bool:
+    """Is the nearest name before `at` an id's label rather than a secret's?"""
+    before = line[:at]
+    label = max((m.end() for m in _ID_LABEL.finditer(before)), default=-1)
+    return label >= 0 and label > max((m.end() for m in _SECRET_NAME.finditer(before)), default=-1)
+
+
+def _in_link(line: str, at: int) -> bool:
+    return any(url.start() <= at < url.end() and not _SECRET_URL.search(url.group(0)) for url in _URL.finditer(line))
+
+
+def _public(line: str, at: int) -> bool:
+    """A 0x… hex run in a block explorer's link or after "TX:", "hash": a transaction, not a key."""
+    return _in_link(line, at) or _labelled_id(line, at)
 
 
 def _addresses(line: str, match: re.Match[str]) -> bool:
@@ -298,9 +324,7 @@ def _addresses(line: str, match: re.Match[str]) -> bool:
             value_start = match.start() + (len(body.split("=", 1)[0]) + 1 if "=" in body else 0)
             query = line[url.start():value_start]
             return not _SECRET_URL.search(url.group(0)) and not _SECRET_QUERY.search(query) and "@" not in head
-    before = line[:match.start()]
-    label = max((m.end() for m in _ID_LABEL.finditer(before)), default=-1)
-    return label >= 0 and label > max((m.end() for m in _SECRET_NAME.finditer(before)), default=-1)  # the nearer name decides
+    return _labelled_id(line, match.start())  # the nearer name decides
 
 
 def _long_token_spans(line: str) -> list[tuple[int, int, str]]:
@@ -356,16 +380,44 @@ def has_secret(line: str) -> bool:
     return bool(spans(line))
 
 
+# A heading naming keys or credentials ("## API Keys", "### 密钥", "## Credentials") makes each
+# `label: value` line under it a key when the value looks like one ("**Finnhub**: `d6l5…`").
+_KEYS_HEADING = re.compile(rf"(?i)^\s{{0,3}}#{{1,6}}\s.*(?<![a-z])(?:(?:api|access|secret)[ _-]?keys?|keys|credentials?|"
+                           rf"tokens|secrets|passwords|{_PASSWORD_WORDS}|密钥|秘钥|金鑰|凭证|憑證|認証情報|アクセスキー|"
+                           rf"トークン|シークレット)(?![a-z])")
+_HEADING_LINE = re.compile(r"^\s{0,3}#{1,6}\s")
+_LABELLED_VALUE = re.compile(r"^\s*(?:[-*+]|\d+[.)])?\s*[*_`]*[^:：`]{1,40}?[*_`]*\s*[:：]\s*[`'\"]?(?P<value>[^\s`'\"]{8,})[`'\"]?\s*$")
+
+
+
+
+def _listed_key(line: str) -> list[tuple[int, int, str]]:
+    """`label: value` under a keys heading: the value is a key when it looks like one (mixed,
+    not a name, a number, a link or a placeholder)."""
+    match = _LABELLED_VALUE.match(line)
+    value = match.group("value") if match else ""
+    if match and _cell_secret(value) and "://" not in value and not value.isdigit() and not _NAME_LIKE.match(value) \
+            and any(c.isdigit() for c in value) and any(c.isalpha() for c in value):
+        return [(match.start("value"), match.end("value"), "api key")]
+    return []
+
+
 def find(text: str) -> list[tuple[int, str]]:
     """(line number, kind) of every line of `text` that holds a secret; a PEM block counts once.
     Table rows are read with their header: a cell under a column named "Secret", "Token",
-    "Password", "密码"… is one when it looks like a value."""
+    "Password", "密码"… is one when it looks like a value; so is a `label: value` line under a
+    heading that names keys ("## API Keys")."""
     out = []
     text = text.replace("\r\n", "\n").replace("\r", "\n")  # numbered as workspace.raw_lines
     lines = text.split("\n")
     columns: set[int] | None = None
+    keys_section = False
     for number, line in enumerate(lines, 1):
         found = spans(line)
+        if _HEADING_LINE.match(line):
+            keys_section = bool(_KEYS_HEADING.match(line))
+        elif keys_section and not found:
+            found = _listed_key(line)
         if line.lstrip().startswith("|"):
             nxt = lines[number].strip() if number < len(lines) else ""
             if TABLE_SEPARATOR.match(nxt):  # a header row: which columns name a secret

@@ -192,3 +192,45 @@ def test_the_docs_page_about_webhooks_is_no_webhook():
 def test_the_nearer_name_decides_between_an_id_and_a_key():
     assert not secrets.has_secret("- `cash-flow.md` (~94 tokens) — Sheet: `1aB2cD3eF4gH5iJ6kL7mN8oP9qR0sT1uV2wX3yZ4aB5c`")
     assert secrets.has_secret("- Sheet for the report; its API token: 1aB2cD3eF4gH5iJ6kL7mN8oP9qR0sT1uV2wX3yZ4aB5c")
+
+
+# Session 6, from 40 more real files' hits (values invented): chain data and ports are public,
+# code's identifiers are no names of secrets; keys listed under a keys heading, logins in
+# backticks, after ssh, and a password piped into `sudo -S` are secrets.
+PUBLIC_LOOK_ALIKES = [
+    "- **Mint TX:** https://basescan.org/tx/0x" + "5f6b" * 16,                 # a transaction in an explorer link
+    "- tx hash 0x" + "86a4" * 16,
+    "- [Map](map.md) — the shared pin map on .34:18091, GPS and photos",       # a map pin and a port
+    '    headers={"Authorization": f"Bearer {jwt_token}", "Accept": "application/vnd.github+json"},',
+    "- model references changed from GPT-5.2 to `gpt-4o` / `gpt-4o-mini`",   # two model names
+    "- VM on the VPS, SSH :2222, wg tunnels (wg0=VM/wg1=CRS)",               # key=value pairs after a login word
+]
+SECRETS_TOO = [
+    "- deployer private key 0x" + "5f6b" * 16,
+    "- 0x" + "5f6b" * 16,                                                      # a bare 64-hex run still is one
+    "- PIN: 4821",
+    "- Agent login: `admin` / `team2026x`",
+    "- Router SSH access: 192.168.66.1, root/a596kq2x",
+    '- restart: echo "0210" | sudo -S systemctl restart nginx',
+]
+
+
+@pytest.mark.parametrize("line", PUBLIC_LOOK_ALIKES)
+def test_chain_data_ports_and_code_are_not_secrets(line):
+    assert not secrets.has_secret(line), secrets.spans(line)
+
+
+@pytest.mark.parametrize("line", SECRETS_TOO)
+def test_logins_in_backticks_after_ssh_and_sudo_pipes_are_secrets(line):
+    assert secrets.has_secret(line), line
+
+
+def test_keys_listed_under_a_keys_heading_are_secrets():
+    text = ("## API Keys\n- **Alpha Vantage**：`QK7Z2M9XJ1PLWRTV`\n- **Finnhub**：`d6l5qk2m9zt1pq`\n"
+            "- OpenAI: OPENAI_API_KEY\n- Model: gpt-4o-mini\n- Where: stored in 1Password\n- Provider: OpenRouter\n"
+            "- Updated: 2026-03-01\n## Notes\n- Finnhub: d6l5qk2m9zt1pq\n")
+    assert secrets.find(text) == [(2, "api key"), (3, "api key")]  # names, places and dates are not; nor the same under Notes
+
+
+def test_a_value_keeps_its_closing_bracket_out_of_the_mask():
+    assert secrets.mask("- password: Tq8vLm2x)") == "- password: [secret])"
