@@ -206,3 +206,12 @@ def test_a_label_before_a_colon_says_what_kind_of_note_it_is(heading, body, expe
 
 def test_a_label_that_names_no_domain_leaves_the_heading_to_its_words():
     assert domain("Important: Python interpreter", "- use the venv's python\n") == "infrastructure"
+
+
+@pytest.mark.parametrize("heading, body", [
+    ("Supplements for Noor", "- magnesium at night\n- vitamin D in winter\n"),
+    ("Ravi's symptoms (as of 2026-05-02)", "- tired after lunch, better after a walk\n"),
+    ("症狀紀錄", "- 早上頭暈，下午好轉\n"),
+])
+def test_a_person_s_health_as_real_files_write_it_is_private(heading, body):
+    assert domain(heading, body) == "private"

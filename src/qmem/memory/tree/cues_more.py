@@ -599,3 +599,10 @@ STEPS.append(("cues", {
     "business": {"en": ["costs", "cost analysis", "cost breakdown"], "zh": ["成本", "成本分析"], "zht": ["成本", "成本分析"],
                  "ja": ["コスト分析", "原価"]},
 }))
+# A person's health as real files write it (supplements, symptoms, a diagnosis, lab results): private.
+STEPS.append(("cues", {
+    "private": {"en": ["supplements", "probiotics", "symptoms", "diagnosis", "diagnoses", "phenotype", "lab results",
+                       "blood work", "bloodwork", "flare-ups"],
+                "zh": ["症状", "诊断", "保健品", "益生菌", "化验"], "zht": ["症狀", "診斷", "保健食品", "益生菌", "檢驗報告"],
+                "ja": ["症状", "診断", "サプリ", "サプリメント", "検査結果"]},
+}))
