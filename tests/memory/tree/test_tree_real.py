@@ -215,3 +215,8 @@ def test_a_label_that_names_no_domain_leaves_the_heading_to_its_words():
 ])
 def test_a_person_s_health_as_real_files_write_it_is_private(heading, body):
     assert domain(heading, body) == "private"
+
+
+def test_where_files_are_kept_is_a_system_whatever_files_they_are():
+    body = "- invoices and receipts by month\n- the expenses sheet, client quotes\n"
+    assert domain("VAULTBOX (FILE STORAGE)", body) == "infrastructure"

@@ -606,3 +606,8 @@ STEPS.append(("cues", {
                 "zh": ["症状", "诊断", "保健品", "益生菌", "化验"], "zht": ["症狀", "診斷", "保健食品", "益生菌", "檢驗報告"],
                 "ja": ["症状", "診断", "サプリ", "サプリメント", "検査結果"]},
 }))
+# Where files are kept is a system ("KDRIVE (FILE STORAGE)"): the two words outweigh a body about the invoices kept there.
+STEPS.append(("cues", {
+    "infrastructure": {"en": ["file storage", "cloud storage", "object storage", "file hosting", "file server"],
+                       "zh": ["文件存储", "云存储", "对象存储"], "zht": ["檔案儲存", "雲端儲存"], "ja": ["ファイルストレージ", "クラウドストレージ"]},
+}))
