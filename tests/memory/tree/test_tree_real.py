@@ -220,3 +220,12 @@ def test_a_person_s_health_as_real_files_write_it_is_private(heading, body):
 def test_where_files_are_kept_is_a_system_whatever_files_they_are():
     body = "- invoices and receipts by month\n- the expenses sheet, client quotes\n"
     assert domain("VAULTBOX (FILE STORAGE)", body) == "infrastructure"
+
+
+@pytest.mark.parametrize("heading, expected", [
+    ("Newsletter signup form — Removed (Mar 3, 2026)", "archive"),  # the thing itself is gone
+    ("Forum bridge — deprecated", "archive"),
+    ("Quarterly report — Complete", "business"),  # finished, but still the report
+])
+def test_a_dash_aside_that_says_the_thing_is_gone_archives_it(heading, expected):
+    assert domain(heading, "- revenue, clients, the signup numbers\n") == expected

@@ -118,8 +118,10 @@ _FINISHED_RE = re.compile(rf"(?i)(?<![^\W\d_])(?:{_FINISHED})(?![^\W\d_])|{_FINI
 _LEADING_MARK = re.compile(r"^\W*?(✅|☑|✔|🚧)")
 # "X — Sent, Awaiting Responses": a spaced dash's aside that says the work waits is a status too;
 # "Waiting on Jason" is one as a whole. (A dash's "— Complete" often labels a finished report that
-# is still the subject's, so only open work is read after a dash.)
+# is still the subject's, so after a dash only open work and a thing that is gone are read.)
 _DASH_ASIDE = re.compile(r"\s[-–—]\s+(.{1,80})$")
+_GONE = re.compile(r"(?i)(?<![^\W\d_])(?:deleted|removed|cancell?ed|abandoned|retired|shelved|archived|deprecated|"
+                   r"discontinued|dropped|killed|sunset|superseded)(?![^\W\d_])|已删除|已刪除|已取消|已废弃|已廢棄|廃止|削除済み")
 _WAITING = re.compile(r"(?i)^\W*(?:waiting (?:on|for)|awaiting|blocked on|pending)\b")
 
 
@@ -137,6 +139,9 @@ def heading_status(heading: str) -> tuple[str, str]:
         if ongoing:
             return OPEN, ongoing.group(0)
     dash = _DASH_ASIDE.search(_STATUS_ASIDE.sub("", heading))
+    gone = _GONE.search(dash.group(1)) if dash else None
+    if gone:  # "Social Media Outreach — Deleted": the thing itself is gone, not only finished
+        return CLOSED, gone.group(0)
     ongoing = _ONGOING_RE.search(dash.group(1)) if dash else None
     if ongoing and not _SINCE_RE.search(ongoing.group(0)):
         return OPEN, ongoing.group(0)
