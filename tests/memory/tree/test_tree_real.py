@@ -229,3 +229,22 @@ def test_where_files_are_kept_is_a_system_whatever_files_they_are():
 ])
 def test_a_dash_aside_that_says_the_thing_is_gone_archives_it(heading, expected):
     assert domain(heading, "- revenue, clients, the signup numbers\n") == expected
+
+
+_AGENT_FILE = ["- the skills I load: summarise, translate\n", "- MCP servers: search, calendar\n",
+               "- the model is a small local LLM; prompts live in prompts/\n", "- sub-agents for research\n",
+               "- the VPS and its backups\n", "- family birthdays\n"]
+
+
+@pytest.mark.parametrize("heading", ["Calendar Integrations — Confirmed Working", "Browser & Web Access", "瀏覽器操作"])
+def test_in_an_agent_s_own_memory_what_it_connects_to_is_the_agent_s(heading):
+    from qmem.memory.tree.domains import Context
+    context = Context(TABLE, _AGENT_FILE)
+    assert explain(heading, "- opens pages, fills the forms it is asked to\n", TABLE, context).domain == "agents"
+
+
+def test_in_a_file_about_other_things_integrations_stay_with_the_machines():
+    from qmem.memory.tree.domains import Context
+    context = Context(TABLE, ["- the VPS and its backups\n", "- family birthdays\n", "- invoices to clients\n",
+                              "- the skills I load\n", "- the router and wifi\n"])
+    assert explain("Calendar Integrations", "- the NAS syncs at night\n", TABLE, context).domain == "infrastructure"

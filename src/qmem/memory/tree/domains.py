@@ -432,6 +432,9 @@ def _kind(head: str, named: list[str], where: dict[str, int]) -> str:
 # its tools and command lines are the agent's: "工具搜索优先级", "Discord统一CLI", "Tools I can call".
 _TOOLS = frozenset(("tools", "tool", "cli", "工具", "常用工具", "ツール", "herramientas", "ferramentas", "outils",
                     "werkzeuge", "strumenti", "công cụ", "инструменты", "narzędzia", "araçlar", "alat"))
+# and what the agent connects to or acts through (real agents' memory: "Google Integrations — All Confirmed
+# Working", "Teams Integration Notes", "Browser & Web Access" are the agent's hands, not the machine's)
+_TOOLS |= frozenset(("integrations", "app integrations", "browser", "ブラウザ", "浏览器", "瀏覽器"))
 
 
 def _tools_are_the_agent_s(scores: dict[str, float], order: list[str], why: dict[str, list[str]],
