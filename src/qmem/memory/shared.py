@@ -39,18 +39,25 @@ _STRONG = (r"confidential|owner[- ]only|only for (?:the )?owner|do not share|don
            r"тільки для мене|\bسري\b|لا تشارك|للمالك فقط|गोपनीय|साझा न करें|केवल मेरे लिए|सिर्फ़? मेरे लिए|"
            r"ความลับ|ห้ามแชร์|ห้ามเผยแพร่|เฉพาะเจ้าของ|محرمانه|به اشتراک نگذار|فقط برای من|εμπιστευτικ|"
            r"απόρρητο(?!υ)|μην το μοιραστ|μόνο για μένα|"
-           # "only me", "don't show anyone", "between us": the same mark said as people say it
-           r"just between us|between you and me|for my eyes only|"
-           r"don'?t tell|do not tell|don'?t show|do not show|not for others|nobody else|no one else|"
-           r"keep (?:it|this) to yourself|"
+           # "only me", "don't show anyone", "between us": the same mark said as people say it. A verb
+           # of telling or showing marks a secret only with a person it is kept from ("don't tell the
+           # kids", "誰にも見せない"); "Don't show raw errors to users" is a rule, not a secret.
+           r"just between us|between you and me|for my eyes only|not for others|keep (?:it|this) to yourself|"
+           r"(?:don'?t|do not|never) (?:tell|show)(?: (?:it|this|them))?(?: to)? (?:anyone|anybody|others|other people|"
+           r"nobody|no one|the kids|the children|my (?:wife|husband|partner|kids|parents|boss|family)|the family|"
+           r"mom|mum|dad)\b|(?:tell|show) (?:no one|nobody)\b|"
            r"ないしょ|内緒|ひみつ|自分だけ|私だけ|わたしだけ|おれだけ|俺だけ|僕だけ|ぼくだけ|誰にも(?:言|見せ|話)|"
-           r"人に言わない|見せないで|只有我|只给我|只給我|别告诉|別告訴|不要告诉|不要告訴|不要给别人|不要給別人|"
-           r"悄悄话|悄悄話|나만|아무에게도|말하지 마|"
-           r"не показывать|не говорить никому|никому не|только для меня|niemandem zeigen|niemandem sagen|"
-           r"à personne|pour moi seul|no mostrar|no contar a nadie|não mostrar|não contar a ninguém|só pra mim|"
-           r"non mostrare|non dire a nessuno|solo per me|chỉ mình|không cho ai|đừng nói|giữ kín|nikomu nie|"
-           r"nie pokazywać|kimseye (?:söyleme|gösterme)|jangan bilang|jangan tunjukkan|hanya aku|cuma aku|"
-           r"aan niemand|niet laten zien")
+           r"人に言わない|只有我(?:知道|能看|看得到|可以看)|只给我看|只給我看|"
+           r"(?:别|別|不要)(?:告诉|告訴)(?:别人|別人|任何人|其他人|外人|家人|爸妈|爸媽|老婆|老公)|不要给别人看|不要給別人看|"
+           r"悄悄话|悄悄話|나만 (?:알|보)|아무에게도|"
+           r"не говорить никому|никому не|только для меня|niemandem zeigen|niemandem sagen|"
+           r"à personne|pour moi seul|no contar a nadie|não contar a ninguém|só pra mim|"
+           r"non dire a nessuno|solo per me|chỉ mình|không cho ai|giữ kín|nikomu nie|"
+           r"kimseye (?:söyleme|gösterme)|hanya aku|cuma aku|aan niemand")
+# "don't show" in other languages marks a section only as an aside: "Notatki (nie pokazywać)",
+# "Catatan (jangan bilang siapa-siapa)"; "Regla: no mostrar errores" is a rule.
+_ASIDE = (r"no mostrar|não mostrar|non mostrare|nie pokazywać|niet laten zien|jangan bilang|jangan tunjukkan|"
+          r"đừng nói|не показывать|見せないで|말하지 마|don'?t tell|don'?t show")
 # "private"/"personal" mark a section when they stand apart: "(private)", "— Private",
 # "[private]", "Private:" or a heading that is that word ("Private", "Private notes"). So do 隐私/隱私
 # ("privacy"): "（隐私）" marks a section, "隐私与合规" (privacy law) names a topic.
@@ -60,7 +67,7 @@ _APART = (r"private|personal|privat|privado|privada|privé|privée|privato|priva
           r"лично|личное|личные|persönlich|personale|only me|just me|me only|between us|"
           r"между нами|unter uns|entre nous|entre nosotros|entre nós|tra noi|tra di noi|między nami|aramızda|"
           r"antara kita|tussen ons")
-_MARK = re.compile(rf"(?i)(?:{_STRONG})|[(（\[【]\s*(?:{_APART})\b|[-–—:：|/]\s*(?:{_APART})\b|"
+_MARK = re.compile(rf"(?i)(?:{_STRONG})|[(（\[【]\s*(?:{_APART}|{_ASIDE})\b|[-–—:：|/]\s*(?:{_APART})\b|"
                    rf"^(?:{_APART})(?:\s+(?:notes?|matters?|stuff|life|info|things))?\s*(?:[(（\[【][^)）\]】]*[)）\]】])?\s*$")
 _LABEL = re.compile(rf"(?i)^\s*(?:>\s*)*(?:[-*+]|\d+[.)])?\s*[*_(\[【]*\s*(?:{_STRONG}|{_APART})\b[^:：\n]{{0,20}}[:：)\]】]")
 _PROFILE_ENTRY = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[^\]\n]*\]\s*)*?\[P\](?!\w)")

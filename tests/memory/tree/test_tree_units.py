@@ -1,8 +1,11 @@
-"""What the tree files as units follows the file's own structure; a title written as several `#`
-lines is one title, not `#` sections (texts invented)."""
+"""What the tree files as units follows the file's own structure (a title written as several `#`
+lines is one title, not `#` sections), and a rule that says "don't show" stays a rule (texts invented)."""
 
 from __future__ import annotations
 
+import pytest
+
+from qmem.memory import shared
 from qmem.memory.tree import grow as tree
 from qmem.memory.tree import units
 
@@ -39,3 +42,31 @@ def test_migrate_files_each_section_under_a_multi_line_title(tmp_path):
     result = tree.migrate(ws, force=True, day="2026-03-01", explain=True)
     assert len(result.sections) == 3, [r["section"] for r in result.sections]
     check_invariants(ws, TITLE_IN_THREE_LINES)
+
+
+# -- a rule that says "don't show" is no secret (texts invented) ----------------------------------
+
+RULES_NOT_SECRETS = ["Don't show raw errors to users", "Do not tell customers the internal price", "No one else deploys",
+                     "Rules: don't tell the client about the delay", "Nobody else has access to the NAS",
+                     "Regla: no mostrar errores al usuario", "不要告诉用户内部价格", "ユーザーにエラーを見せないで", "나만의 루틴"]
+SECRETS_STILL = ["Plans (don't tell anyone)", "Tell no one", "別告訴別人", "メモ（見せないで）", "Just between us"]
+
+
+@pytest.mark.parametrize("heading", RULES_NOT_SECRETS)
+def test_a_verb_of_telling_or_showing_marks_nothing_without_whom_it_is_kept_from(heading):
+    assert not shared.confidential(heading)
+
+
+@pytest.mark.parametrize("heading", SECRETS_STILL)
+def test_telling_nobody_and_asides_still_mark_a_section(heading):
+    assert shared.confidential(heading)
+
+
+def test_a_rule_headed_do_not_show_stays_pinned_for_the_shared_boot(tmp_path):
+    text = ("# Memory\n\n## Who I am\n- Dana, runs a small bakery\n\n## Do not show raw errors to users\n"
+            "- always log errors to the file, never print stack traces to users\n- never paste a traceback into a chat\n"
+            "- always answer with a short apology\n\n## Oven\n- the oven is a Rational, serviced in May\n")
+    ws = make_ws(tmp_path, text)
+    result = tree.migrate(ws, force=True, day="2026-03-01", explain=True)
+    rows = {r["section"]: r["domain"] for r in result.sections}
+    assert rows["Do not show raw errors to users"] == "(root: pinned)", rows
