@@ -70,3 +70,14 @@ def test_a_rule_headed_do_not_show_stays_pinned_for_the_shared_boot(tmp_path):
     result = tree.migrate(ws, force=True, day="2026-03-01", explain=True)
     rows = {r["section"]: r["domain"] for r in result.sections}
     assert rows["Do not show raw errors to users"] == "(root: pinned)", rows
+
+
+def test_a_bugs_symptoms_and_diagnosis_are_not_health():
+    from qmem.memory.tree.domains import explain, load_table
+    table = load_table({})
+    bug = explain("Diagnosis of the build failure", "- the CI runner ran out of disk; pytest cache grew to 9 GB\n"
+                  "- the build script retries twice\n", table)
+    assert bug.domain != "private", bug.cues
+    assert explain("网关卡住的症状", "- 服务器日志停止，重启服务后恢复\n", table).domain != "private"
+    assert explain("Symptoms", "- headaches most mornings, worse after coffee\n- saw the doctor on Tuesday\n", table).domain == "private"
+    assert explain("Diagnosis (2026-05)", "- mild anemia; iron supplements daily\n", table).domain == "private"

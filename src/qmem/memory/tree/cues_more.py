@@ -600,11 +600,12 @@ STEPS.append(("cues", {
                  "ja": ["コスト分析", "原価"]},
 }))
 # A person's health as real files write it (supplements, symptoms, a diagnosis, lab results): private.
+# Symptoms and a diagnosis are also a bug's ("Symptoms when the gateway hangs"): broad, the body decides.
 STEPS.append(("cues", {
-    "private": {"en": ["supplements", "probiotics", "symptoms", "diagnosis", "diagnoses", "phenotype", "lab results",
+    "private": {"en": ["supplements", "probiotics", "symptoms?", "diagnosis?", "diagnoses?", "phenotype", "lab results",
                        "blood work", "bloodwork", "flare-ups"],
-                "zh": ["症状", "诊断", "保健品", "益生菌", "化验"], "zht": ["症狀", "診斷", "保健食品", "益生菌", "檢驗報告"],
-                "ja": ["症状", "診断", "サプリ", "サプリメント", "検査結果"]},
+                "zh": ["症状?", "诊断?", "保健品", "益生菌", "化验"], "zht": ["症狀?", "診斷?", "保健食品", "益生菌", "檢驗報告"],
+                "ja": ["症状?", "診断?", "サプリ", "サプリメント", "検査結果"]},
 }))
 # Where files are kept is a system ("KDRIVE (FILE STORAGE)"): the two words outweigh a body about the invoices kept there.
 STEPS.append(("cues", {
