@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 
 from qmem.memory import secrets
 from qmem.memory.tree import grow as tree
-from qmem.memory.tree.domains import classify, explain, instruction, load_table
+from qmem.memory.tree.domains import classify, explain, load_table
+from qmem.memory.tree.instructions import instruction
 
 from ...conftest import ROOT
 from .test_tree_invariants import check_invariants, make_ws

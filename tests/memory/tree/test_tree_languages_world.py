@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from qmem.memory import secrets, shared
-from qmem.memory.tree import domains
+from qmem.memory.tree import domains, instructions
 from qmem.memory.tree.match import Cue, fold, for_table
 
 TABLE = domains.load_table({})
@@ -158,18 +158,18 @@ def test_privacy_and_personal_info_headings_are_not_marked_confidential(heading)
 
 @pytest.mark.parametrize("lang, heading", RULE_HEADS)
 def test_a_heading_that_names_rules_is_an_instruction(lang, heading):
-    assert domains.instruction(heading, "- Eerst\n", TABLE).startswith("heading names rules")
+    assert instructions.instruction(heading, "- Eerst\n", TABLE).startswith("heading names rules")
 
 
 @pytest.mark.parametrize("lang, body", ORDERS)
 def test_a_list_of_orders_is_an_instruction(lang, body):
     heading = next(h for language, h, _ in CUELESS if language == lang)
-    assert domains.instruction(heading, body, TABLE) == "3 of 3 items are instructions"
+    assert instructions.instruction(heading, body, TABLE) == "3 of 3 items are instructions"
 
 
 @pytest.mark.parametrize("heading", ["قواعد البيانات", "กฎหมาย", "Regelwerk der Datenbank"])
 def test_a_word_inside_a_topic_is_no_rule_heading(heading):
-    assert not domains.instruction(heading, "- x\n", TABLE).startswith("heading names rules")
+    assert not instructions.instruction(heading, "- x\n", TABLE).startswith("heading names rules")
 
 
 def test_devanagari_words_keep_their_vowel_signs():

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from qmem.memory.tree.domains import explain, instruction, load_table
+from qmem.memory.tree.domains import explain, load_table
+from qmem.memory.tree.instructions import instruction
 
 TABLE = load_table({})
 

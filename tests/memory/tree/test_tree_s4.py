@@ -283,13 +283,13 @@ def test_italian_and_more_french_words_say_whether_a_dated_entry_is_closed(headi
 
 @pytest.mark.parametrize("heading", ["So arbeitest du mit mir", "Comment travailler avec moi", "Как со мной работать"])
 def test_how_to_work_with_me_in_any_language_names_rules(heading):
-    from qmem.memory.tree.domains import instruction
+    from qmem.memory.tree.instructions import instruction
     assert instruction(heading, "- Antworte kurz.\n", TABLE).startswith("heading names rules")
 
 
 def test_two_orders_under_a_heading_with_only_a_broad_cue_are_instructions():
     """"setup" is a broad word: it does not make a list of orders less of one."""
-    from qmem.memory.tree.domains import instruction
+    from qmem.memory.tree.instructions import instruction
     assert instruction("Setup", "- always use the project's venv\n- never pip install globally\n", TABLE)
     assert not instruction("Backups", "- always at 03:00\n- never on the same disk\n", TABLE)  # a real cue: facts
 

@@ -24,8 +24,8 @@ Evidence, strongest first:
    a heading is no evidence of anything (a dated "Current focus" is current); `archive` needs a
    heading that names history or a body of finished items.
 
-Instruction sections (rules for the agent) are found here too (`instruction`): `tree` keeps
-them in the root so the agent still reads them at every start.
+Which sections are instructions for the agent (kept in the root) is `instructions.py`'s job; it
+reads a heading's rule words with `rule_matchers` and `rules_only_aside` from here.
 """
 
 from __future__ import annotations
@@ -69,11 +69,11 @@ _TOPICLESS_CJK = re.compile("|".join(sorted((re.escape(w) for w in TOPICLESS if 
 
 _COMMENT_TAG = re.compile(r"<!--\s*domain\s*:\s*([^\s>]+)\s*-->", re.IGNORECASE)
 _BRACKET_TAG = re.compile(r"\[([A-Za-z][A-Za-z0-9_-]{1,30})\]")
-_PIN_TAG = re.compile(r"\[(?:pin|p0)\]", re.IGNORECASE)
+PIN_TAG = re.compile(r"\[(?:pin|p0)\]", re.IGNORECASE)
 _ENTRY_TYPE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[^\]]*\]\s*)*?\[([P!])\]")
 _MONEY = re.compile(r"(?i)[$€£¥₫]\s?\d[\d,.]*|\d[\d,.]*\s?(?:€|元|円|萬元|万元|đồng|nghìn|triệu|usd|eur|rmb|"
                     r"港幣|港币|台幣|dollars?|euros?)(?![a-z])")
-_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\S")
+LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\S")
 _DONE = re.compile(r"(?i)✅|✔|☑|\[x\]|~~.+~~|\b(?:done|completed|finished|shipped|resolved|closed|merged|retired)\b|"
                    r"已完成|已解决|已关闭|已上线|已合并|完了|済み|erledigt|abgeschlossen|đã xong|đã hoàn thành|완료|"
                    r"\b(?:terminée?s?|concluíd[oa]s?|terminad[oa]s?|completat[oa]|готово|сделано|выполнено|завершено)\b")
@@ -157,7 +157,7 @@ def confidence_of(tree_config: dict[str, object], config_file: str = "") -> floa
 def heading_text(heading: str) -> str:
     """The heading as cues see it: no tags, comments, emoji or leading punctuation."""
     text = fold(bare_title(heading))
-    text = _PIN_TAG.sub("", text)
+    text = PIN_TAG.sub("", text)
     return re.sub(r"^[^\w$€£¥₩₫]+", "", text).strip()  # a heading of currency signs ("$$") is about money
 
 
@@ -580,7 +580,7 @@ def _heading_evidence(head: str, heading: str, matcher_: Matcher, table: dict[st
         scores[domain] = scores.get(domain, 0) + points
         positions[domain] = min(positions.get(domain, 10**6), -1)
         why.setdefault(domain, []).append(f"heading: {emoji} (+{points:g})")
-    if scores.get(RULES) and _rules_only_aside(head, matcher_, body):  # "Agent Architecture — Design Principles"
+    if scores.get(RULES) and rules_only_aside(head, matcher_, body):  # "Agent Architecture — Design Principles"
         del scores[RULES]
     if scores.get(ARCHIVE) and _CURRENT.search(head):  # "Current history of X" is current
         del scores[ARCHIVE]
@@ -628,7 +628,7 @@ def _body_evidence(body: str, context: Context, found: list | None, why: dict[st
         add("business", min(amounts, 2) * 0.5, "body: amounts of money")
     for domain, points, reason in shapes.evidence(body[:BODY_CHARS]):
         add(domain, points, reason)
-    items = [line for line in body[:BODY_CHARS].splitlines() if _LIST_ITEM.match(line)]
+    items = [line for line in body[:BODY_CHARS].splitlines() if LIST_ITEM.match(line)]
     if len(items) >= 2:
         types = [m.group(1) for m in map(_ENTRY_TYPE.match, items) if m]
         for letter, domain in (("P", "identity"), ("!", "security")):
@@ -646,10 +646,10 @@ def classify(heading: str, body: str, table: dict[str, list[str]]) -> str:
     return explain(heading, body, table).domain
 
 
-# -- instructions to the agent ----------------------------------------------------------------
+# -- a heading's words for rules (read by `instructions` too) ----------------------------------
 
 @functools.lru_cache(maxsize=1)
-def _rule_matchers() -> tuple[Matcher, Matcher]:
+def rule_matchers() -> tuple[Matcher, Matcher]:
     return (matcher((("rules", tuple(RULE_HEADINGS)),)), matcher((("instruction", tuple(INSTRUCTION_WORDS)),)))
 
 
@@ -658,14 +658,7 @@ def _rule_matchers() -> tuple[Matcher, Matcher]:
 _ASIDE_START = re.compile(r"\s+[-–—|/]\s+|[:：]\s*|\s*[(（\[【]")
 
 
-# "What Marb Wants", "What the owner expects", "What Sam needs from you": what the user wants of the
-# agent is its standing instructions (a name, or a word for the user, then wants/expects/prefers).
-_WANTS = re.compile(r"^(?i:what)\s+(?:(?!(?i:the|a|our|my|your|this)\b)[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*)?|"
-                    r"(?i:the (?:owner|user|boss|operator|human)|my (?:human|owner|user|boss)|he|she|they))\s+"
-                    r"(?i:wants|expects|prefers|needs(?: from (?:me|you|us))?|likes from (?:me|you))\s*[?:!]?$")
-
-
-def _rules_only_aside(head: str, cues: Matcher, body: str) -> bool:
+def rules_only_aside(head: str, cues: Matcher, body: str) -> bool:
     """Do a heading's words for rules stand only in its aside, while the part before it names
     another domain and the body gives no orders? Then the heading is about that topic ("Agent
     Architecture — Design Principles" describes the agents' design, "Care plan (… Protocol for
@@ -673,49 +666,10 @@ def _rules_only_aside(head: str, cues: Matcher, body: str) -> bool:
     main = _ASIDE_START.split(head, 1)[0].strip()
     if not main or main == head.strip():
         return False
-    rule_heads, order_words = _rule_matchers()
+    rule_heads, order_words = rule_matchers()
     if rule_heads.find(main, heading=True):
         return False
     found = cues.find(main, heading=True)
     if any(cue.domain == RULES for cue in found) or all(cue.weak for cue in found):
         return False
     return not order_words.find(fold(body[:BODY_CHARS]))
-
-
-def orders(text: str) -> str:
-    """Why an entry of a file without headings reads as an instruction: two different order
-    words in it ("必须优先用… 禁止直接用…", "always … never …")."""
-    found = {cue.text for cue in _rule_matchers()[1].find(fold(text[:BODY_CHARS]))}
-    return f"entry gives orders: {', '.join(sorted(found))}" if len(found) >= 2 else ""
-
-
-def instruction(heading: str, body: str, table: dict[str, list[str]], matcher_: Matcher | None = None) -> str:
-    """Why a section reads as standing instructions to the agent ("" when it does not).
-
-    `[pin]`/`[P0]` in the heading; a heading that names rules ("Iron rules", "铁律", "ルール",
-    "Grundregeln", "Quy tắc"…); or a list whose items are orders (always, never, must, 每次, 必须,
-    必ず, immer, luôn…): two in three under a heading with no domain cue, all of three or more
-    under any heading."""
-    if _PIN_TAG.search(heading):
-        return "tagged [pin]/[P0]"
-    head = heading_text(heading)
-    wants = _WANTS.match(bare_title(heading).strip())
-    if wants:
-        return f"heading says what the user wants: {wants.group(0)}"
-    rule_heads, orders = _rule_matchers()
-    cues = matcher_ or for_table(table)  # the plan passes its own: built once per file
-    named = rule_heads.find(head, heading=True) or [cue for cue in cues.find(head, heading=True) if cue.domain == RULES]
-    if named and not _rules_only_aside(head, cues, body):
-        return f"heading names rules: {named[0].text}"
-    ordering = orders.find(head)
-    if ordering:
-        return f"heading is an order: {ordering[0].text}"
-    if not orders.find(fold(body[:BODY_CHARS])):
-        return ""  # no order word anywhere: no item can be one
-    items = [fold(line) for line in body[:BODY_CHARS].splitlines() if _LIST_ITEM.match(line)]
-    ordered = [item for item in items if orders.find(item)]
-    if len(items) < 2 or len(ordered) * 3 < len(items) * 2:
-        return ""
-    if len(ordered) == len(items) >= 3 or not [cue for cue in cues.find(head, heading=True) if not cue.weak]:
-        return f"{len(ordered)} of {len(items)} items are instructions"
-    return ""

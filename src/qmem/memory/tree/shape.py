@@ -11,7 +11,6 @@ for the root keeps its title and first lines there and files the rest like a sec
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Iterable
 
@@ -20,6 +19,7 @@ from ...text.analysis import estimate_tokens
 from ..workspace import STATS_END, STATS_START, SUMMARY_END, SUMMARY_START, raw_lines
 from .. import shared
 from . import domains as domains_mod
+from . import instructions
 from .indexes import (  # noqa: F401 - re-exported: the tree's callers reach them here
     ALSO,
     DOMAINS_HEADING,
@@ -57,7 +57,6 @@ RULES = domains_mod.RULES
 MAX_DOMAINS = 16  # a root lists every domain: past this, sections named after themselves are grouped
 _QMEM_STARTS = {STATS_START, SUMMARY_START}
 _QMEM_ENDS = {STATS_END, SUMMARY_END}
-_PIN_TAG = re.compile(r"\[(?:pin|p0)\]", re.IGNORECASE)
 
 
 class Plan:
@@ -92,8 +91,8 @@ def pin_reason(title: str, body: str, tree_config: dict[str, object], table: dic
                holds_secret: bool = False, matcher_: Matcher | None = None) -> str:
     """Why a section is standing rules the agent reads at every start ("" when it is not):
     tagged `[pin]`/`[P0]`, listed in `[tree] pinned`, or (unless `auto_pin = false`, and never
-    for a section holding a secret or marked private) read as instructions by `domains.instruction`."""
-    if _PIN_TAG.search(title):
+    for a section holding a secret or marked private) read as instructions by `instructions.instruction`."""
+    if domains_mod.PIN_TAG.search(title):
         return "tagged [pin]/[P0]"
     listed = tree_config.get("pinned", []) or []
     if not isinstance(listed, Iterable):
@@ -103,7 +102,7 @@ def pin_reason(title: str, body: str, tree_config: dict[str, object], table: dic
         return "listed in [tree] pinned"
     if tree_config.get("auto_pin", True) is False or holds_secret or shared.confidential(title):
         return ""  # a private section is no rule for every start, whatever orders its heading gives
-    return domains_mod.instruction(title, body, table, matcher_)
+    return instructions.instruction(title, body, table, matcher_)
 
 
 def leaf_budget(tree_config: dict[str, object], total_tokens: int) -> int:
@@ -145,10 +144,10 @@ def plan(text: str, tree_config: dict[str, object], config_file: str = "", root_
         if part.heading:
             verdict.pin_reason = pin_reason(part.title, part.body, tree_config, table, bool(verdict.secrets),
                                             context.matcher)
-        elif _PIN_TAG.search(part.text.split("\n", 1)[0]):
+        elif domains_mod.PIN_TAG.search(part.text.split("\n", 1)[0]):
             verdict.pin_reason = "tagged [pin]/[P0]"
         elif not verdict.secrets and tree_config.get("auto_pin", True) is not False:
-            verdict.pin_reason = domains_mod.orders(part.text)  # an entry that gives two orders or more
+            verdict.pin_reason = instructions.orders(part.text)  # an entry that gives two orders or more
         part.pinned = verdict.pinned = bool(verdict.pin_reason)
         part.domain = verdict.domain
     if not any(p.heading for p in parts):
