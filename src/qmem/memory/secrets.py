@@ -302,8 +302,14 @@ def _labelled_id(line: str, at: int) -> bool:
     return label >= 0 and label > max((m.end() for m in _SECRET_NAME.finditer(before)), default=-1)
 
 
+def _link_at(line: str, at: int) -> re.Match[str] | None:
+    """The URL of the line that holds position `at`, if any."""
+    return next((url for url in _URL.finditer(line) if url.start() <= at < url.end()), None)
+
+
 def _in_link(line: str, at: int) -> bool:
-    return any(url.start() <= at < url.end() and not _SECRET_URL.search(url.group(0)) for url in _URL.finditer(line))
+    url = _link_at(line, at)
+    return url is not None and not _SECRET_URL.search(url.group(0))
 
 
 def _public(line: str, at: int) -> bool:
@@ -318,12 +324,12 @@ def _addresses(line: str, match: re.Match[str]) -> bool:
     body = match.group("body")
     if "/" in body and all(_PATH_SEGMENT.match(part) for part in body.split("/")):
         return True  # words and numbers between slashes: a path (a key's "/"s sit between random runs)
-    for url in _URL.finditer(line):
-        if url.start() <= match.start() < url.end():
-            head = line[url.start():match.start()]
-            value_start = match.start() + (len(body.split("=", 1)[0]) + 1 if "=" in body else 0)
-            query = line[url.start():value_start]
-            return not _SECRET_URL.search(url.group(0)) and not _SECRET_QUERY.search(query) and "@" not in head
+    url = _link_at(line, match.start())
+    if url is not None:
+        head = line[url.start():match.start()]
+        value_start = match.start() + (len(body.split("=", 1)[0]) + 1 if "=" in body else 0)
+        query = line[url.start():value_start]
+        return not _SECRET_URL.search(url.group(0)) and not _SECRET_QUERY.search(query) and "@" not in head
     return _labelled_id(line, match.start())  # the nearer name decides
 
 

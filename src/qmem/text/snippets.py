@@ -294,7 +294,7 @@ def make_snippet(body: str, body_line: int, units: list[tuple[str, ...]], max_li
             break
         if not lines[row].strip():
             continue
-        if sc.named and sc.named.isdisjoint(line_units[row]) and not _asks_chosen(row, chosen, lines):
+        if sc.named and sc.nameless(row, row) and not _asks_chosen(row, chosen, lines):
             continue  # a group log's line about none of the people asked about is another conversation
         room = budget if line_units[row] else CONTEXT_CHARS
         if size(chosen | {row}) > room or not _touches(chosen, row, lines):
