@@ -293,6 +293,11 @@ def test_slugs_are_short_and_readable():
     assert tree.leaf_slug("Project Alpha (started 2025-03, paused until the new coordinator arrives)") \
         == "project-alpha-started-2025-03-paused"
     assert tree.leaf_slug("🔑 API Keys") == "api-keys" and tree.leaf_slug("Mật khẩu và khóa API") == "mật-khẩu-và-khóa-api"
+    # an emoji drawn with a variation selector, a keycap or a joiner leaves nothing invisible behind
+    # (a leaf was named '\ufe0f-tools-setup'); a combining mark on a letter stays (सुरक्षा, é)
+    assert tree.leaf_slug("🛠️ Tools Setup") == "tools-setup" and tree.leaf_slug("1️⃣ First step") == "1-first-step"
+    assert tree.leaf_slug("👨‍👩‍👧 Family ☕️") == "family" and tree.leaf_slug("सुरक्षा नियम") == "सुरक्षा-नियम"
+    assert tree.leaf_slug("Cafe\u0301 notes") == "cafe\u0301-notes"
     for name in LABELS["files"]:
         for part in tree.plan((FIXTURES / name).read_text(encoding="utf-8"), {}).parts:
             assert all(len(rel.rsplit("/", 1)[-1]) <= 43 for rel, _ in part.files), name  # 40 + ".md"

@@ -185,12 +185,24 @@ def bare_title(title: str) -> str:
     return COMMENT.sub("", markdown.strip_tags(title)).strip()
 
 
+_PRESENTATION = re.compile("[\ufe00-\ufe0f\u200d\U000e0100-\U000e01ef]")  # how an emoji is drawn, not a letter
+
+
 def leaf_slug(title: str) -> str:
     """A short readable file name: lowercase, punctuation and emoji dropped, spaces → hyphens,
     CJK and accented letters kept; at most SLUG_CHARS characters, cut at a word boundary."""
-    text = bare_title(title).lower()
-    text = "".join(ch for ch in text if ch.isalnum() or ch in "_-" or ch.isspace()
-                   or unicodedata.category(ch)[0] == "M").replace("_", "-")  # marks too: सुरक्षा stays whole
+    kept: list[str] = []
+    after_letter = False  # a combining mark belongs to the letter before it: सुरक्षा stays whole
+    for ch in bare_title(title).lower():
+        category = unicodedata.category(ch)
+        if ch.isalnum() or ch in "_-" or ch.isspace():
+            kept.append(ch)
+            after_letter = ch.isalnum()
+        elif category in ("Mn", "Mc") and after_letter and not _PRESENTATION.match(ch):
+            kept.append(ch)
+        else:  # emoji, their variation selectors and keycaps: '🛠️ Tools' is 'tools', not '\ufe0f-tools'
+            after_letter = False
+    text = "".join(kept).replace("_", "-")
     text = re.sub(r"[\s-]+", "-", text).strip("-")
     if len(text) <= SLUG_CHARS:
         return text
