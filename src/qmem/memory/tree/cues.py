@@ -21,6 +21,7 @@ three times body cues. Order matters: a tie goes to the domain listed first.
 
 from __future__ import annotations
 
+from .cues_cjk import STEPS as CJK_STEPS
 from .cues_more import STEPS
 
 # Per domain, per language. Languages: en, zh (Simplified), zht (Traditional), ja, de, vi; ko, es, fr, pt, ru
@@ -380,7 +381,7 @@ def _extend(more: dict[str, dict[str, list[str]]]) -> None:
 
 
 def _apply(steps: list[tuple[str, dict | list]]) -> None:
-    """Merge `cues_more.STEPS` into the tables, in order."""
+    """Merge `cues_more.STEPS` (then `cues_cjk.STEPS`) into the tables, in order."""
     lists = {"rules": RULE_HEADINGS, "instructions": INSTRUCTION_WORDS, "topicless": TOPICLESS}
     for kind, value in steps:
         if isinstance(value, list):
@@ -390,8 +391,12 @@ def _apply(steps: list[tuple[str, dict | list]]) -> None:
         elif kind == "languages":
             for domain, by_language in value.items():
                 CUES[domain].update(by_language)
+        elif kind == "broaden":
+            for domain, broad in value.items():
+                for words in CUES[domain].values():
+                    words[:] = [w + "?" if w in broad else w for w in words]
         else:
             _extend(value)
 
 
-_apply(STEPS)
+_apply(STEPS + CJK_STEPS)

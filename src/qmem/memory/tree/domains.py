@@ -437,13 +437,19 @@ _TOOLS = frozenset(("tools", "tool", "cli", "工具", "常用工具", "ツール
 _TOOLS |= frozenset(("integrations", "app integrations", "browser", "ブラウザ", "浏览器", "瀏覽器"))
 
 
+# Settings of those tools are theirs too ("工具配置", "Tool config"): the word for settings adds to the tool's.
+_SETTINGS = frozenset(("設定", "配置", "设置", "設置", "config", "configuration", "settings", "setup", "設定方法"))
+
+
 def _tools_are_the_agent_s(scores: dict[str, float], order: list[str], why: dict[str, list[str]],
                            where: dict[str, int]) -> None:
     for domain in ("infrastructure", "codebase"):
+        reasons = [r.removeprefix("heading: ").rpartition(" (+") for r in why.get(domain, []) if r.startswith("heading: ")]
+        settings = sum(float(points.rstrip(")")) for text, _, points in reasons if text in _SETTINGS)
         for reason in why.get(domain, []):
             text, _, points = reason.removeprefix("heading: ").rpartition(" (+")
             if reason.startswith("heading: ") and text in _TOOLS and "agents" not in scores:
-                scores["agents"] = float(points.rstrip(")")) + 0.5  # the agent's before the machine's
+                scores["agents"] = float(points.rstrip(")")) + settings + 0.5  # the agent's before the machine's
                 order.append("agents")
                 if domain in where:
                     where["agents"] = where[domain]

@@ -8,7 +8,7 @@ A cue (see `cues.py` for the notation) is matched case-insensitively after NFKC 
 - `@` only in a heading, `^` only at the start of a heading, `=` only a heading that is exactly it.
 
 A longer match hides the shorter ones inside it ("api key" is accounts, not also "api"
-infrastructure). A cue weighs 2 when it is specific (several words, or three or more CJK
+infrastructure); so does a word of `cues_cjk.HIDING` (ロボット holds no ボット). A cue weighs 2 when it is specific (several words, or three or more CJK
 characters), 1 for one word; a cue ending in `?` (a broad everyday word: "job", "team", "model")
 weighs half; a cue that several domains list is split between them.
 """
@@ -20,6 +20,7 @@ import re
 import unicodedata
 
 from .cues import ABBREVIATIONS, HEADING_ONLY
+from .cues_cjk import HIDING
 
 # Scripts matched as substrings: CJK, and Thai, which writes no spaces between words.
 _CJK = re.compile(r"[\u0e00-\u0e7f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]")
@@ -193,6 +194,9 @@ class Matcher:
         self.cjk: dict[str, list[Cue]] = {}
         for cue in cjk:
             self.cjk.setdefault(cue.text, []).append(cue)
+        for word in HIDING:  # ロボット is found as a word of no domain, so the ボット inside it is not found
+            if any(text in word for text in self.cjk):
+                self.cjk.setdefault(word, [])
         alternatives = sorted(self.cjk, key=len, reverse=True)
         self.cjk_pattern = re.compile("|".join(map(re.escape, alternatives))) if alternatives else None
         self.prefix_lengths = sorted({len(p) for p in self.prefixes}, reverse=True)

@@ -1,0 +1,40 @@
+"""Cue data for Chinese (Simplified and Traditional), Japanese, Korean and Vietnamese found missing
+or misleading on real files (issue 27, the real CJK sets), as steps `cues.py` applies after
+`cues_more.STEPS` (same kinds; "broaden" marks words a domain lists already as broad, `?`: a heading
+that names the domain only by them is filed by its body when the body is clear). Data only.
+
+HIDING: words written in a script matched as a substring that hold a cue inside them but are other
+words (ロボット "robot" holds ボット "bot", レポート "report" and サポート "support" hold ポート "port"):
+the matcher finds them as words of no domain, so the cue inside is not found.
+"""
+
+from __future__ import annotations
+
+STEPS: list[tuple[str, dict | list]] = []
+
+# Research and a planned work are pieces of work: "リサーチ: X", "调研：X", "アート構想: Y" are the
+# user's projects, whatever the study is about (agents, robots, a policy). Heading words only: a body's
+# "研究" (to look into) is no project.
+STEPS.append(("cues", {
+    "projects": {"ja": ["@リサーチ", "@サーベイ", "@調査研究", "@構想", "@研究メモ"],
+                 "zh": ["@调研", "@研究", "@构想", "@课题研究"], "zht": ["@調研", "@研究", "@構想"],
+                 "ko": ["@리서치", "@연구", "@구상"], "vi": ["@nghiên cứu", "@khảo sát"]},
+}))
+
+# What the user or agent is focused on, and what is still pending, is open work (当前关注点, 待处理,
+# 關注事項), in a heading (a body's "待处理" is one item among others); routine tasks in an agent's memory are its scheduled runs (例行任务), as 定时任务 are.
+STEPS.append(("cues", {
+    "projects": {"zh": ["@关注点", "@当前关注", "@待处理", "@待跟进", "@跟进事项"],
+                 "zht": ["@關注點", "@當前關注", "@待處理", "@待跟進", "@跟進事項"],
+                 "ja": ["@対応中", "@未対応", "@懸案", "@今後の課題"], "ko": ["@진행 상황", "@대기 중", "@후속 조치"]},
+    "agents": {"zh": ["@例行任务", "@日常任务"], "zht": ["@例行任務", "@日常任務"], "ja": ["@ルーティンタスク"]},
+}))
+
+# Settings and the system are said of the agent as often as of a machine ("重要設定" over a model
+# registry, "系統設定" over the agent's models): broad words, as English "setup", "config" are.
+STEPS.append(("broaden", {"infrastructure": ["設定", "配置"]}))
+
+HIDING: tuple[str, ...] = (
+    "ロボット", "レポート", "サポート", "パスポート", "インポート", "エクスポート", "トランスポート",
+    "コンテスト", "レコード",
+)

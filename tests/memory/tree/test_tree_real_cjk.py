@@ -1,0 +1,81 @@
+"""Bonsai tree: error classes seen on real Chinese, Japanese and Vietnamese MEMORY.md files (issue 27,
+the real CJK sets): research and planned works as projects, katakana words that hold a shorter cue,
+settings said of the agent, open and pending work, an agent's routine runs. Every example is
+written for the test."""
+
+from __future__ import annotations
+
+import pytest
+
+from qmem.memory.tree import shape
+from qmem.memory.tree.domains import Context, explain, load_table
+
+TABLE = load_table({})
+
+_AGENT_FILE = ["- 使うスキル：要約、翻訳\n", "- MCP サーバー：検索、カレンダー\n", "- モデルは小さいローカル LLM、プロンプトは prompts/ に\n",
+               "- サブエージェントで下調べ\n", "- VPS とそのバックアップ\n", "- 家族の誕生日\n"]
+
+
+def domain(heading: str, body: str = "", context: Context | None = None) -> str:
+    return explain(heading, body, TABLE, context).domain
+
+
+@pytest.mark.parametrize("heading, body", [
+    ("リサーチ: 自律エージェントの記憶モデル", "- 論文を三本読んだ\n- プロンプト設計との比較\n"),
+    ("リサーチ: ロボットの睡眠と休息（2026-04-02）", "- 睡眠中に記憶を整理する仕組み\n"),
+    ("調研：多代理協作框架", "- 三篇論文，比較智能體的分工\n"),
+    ("调研：开源智能体记忆方案", "- 对比三个智能体的记忆方式\n"),
+    ("アート構想: 光る森の展示", "- 来年の展示に向けたアイデア\n"),
+    ("Nghiên cứu: mô hình ngôn ngữ nhỏ", "- so sánh ba bài báo về agent\n"),
+])
+def test_research_and_a_planned_work_are_the_user_s_projects(heading, body):
+    """A research note or a planned work is a piece of work, whatever it studies (agents, robots,
+    models): its subject's words in the heading or body do not make it the agent's machinery."""
+    assert domain(heading, body) == "projects"
+
+
+def test_a_research_heading_s_title_words_for_policy_do_not_pin_it():
+    text = ("# メモ\n\n## リサーチ: Reward Policy as Precision（2026-05-01）\n\n- 報酬と方策の関係を整理した論文のメモ\n\n"
+            "## 作業ルール\n\n- 必ず日本語で返答する\n")
+    plan = shape.plan(text, {})
+    research = next(p for p in plan.parts if p.title.startswith("リサーチ"))
+    assert not research.pinned and research.domain == "projects"
+
+
+@pytest.mark.parametrize("heading, body, expected", [
+    ("ロボット図鑑", "- 週末に紙で作った\n", "ロボット図鑑"),  # no bot in ロボット
+    ("週次レポート作成", "- 毎週金曜に画像を作る\n", "週次レポート作成"),  # no port in レポート
+    ("ボット一覧", "- 通知用のボット\n", "agents"),  # the word itself still counts
+    ("サーバーのポート", "- 8080 と 443\n", "infrastructure"),
+])
+def test_a_katakana_word_that_holds_a_shorter_cue_is_its_own_word(heading, body, expected):
+    assert domain(heading, body) == expected
+
+
+@pytest.mark.parametrize("heading", ["当前关注点", "待处理", "🔧 待處理事項", "關注點（本月）"])
+def test_what_is_in_focus_or_pending_is_open_work(heading):
+    assert domain(heading, "- 申请新的接口密钥\n- 整理测试用例\n") == "projects"
+
+
+def test_a_body_s_pending_item_is_no_project():
+    assert domain("最近结论", "- 告警已经收敛\n- 运维脚本待处理\n- 监控面板正常\n") == "infrastructure"
+
+
+@pytest.mark.parametrize("heading", ["例行任務", "例行任务"])
+def test_routine_tasks_are_the_agent_s_scheduled_runs(heading):
+    assert domain(heading, "- 每天早上八點整理新聞\n- 每週一備份筆記\n") == "agents"
+
+
+def test_settings_over_the_agent_s_models_are_the_agent_s():
+    body = "- 新しいモデルは二か所に登録する\n- サブエージェントの既定モデル\n- グループでの呼び名\n"
+    assert domain("🔧 重要設定", body, Context(TABLE, _AGENT_FILE)) == "agents"
+
+
+def test_settings_over_a_machine_stay_with_the_machine():
+    body = "- 自動バックアップのスクリプト\n- ボリュームを永続化した\n"
+    assert domain("⚙️ システム設定", body, Context(TABLE, _AGENT_FILE)) == "infrastructure"
+
+
+@pytest.mark.parametrize("heading", ["工具配置", "ツール設定"])
+def test_in_an_agent_s_own_memory_its_tools_settings_are_the_agent_s(heading):
+    assert domain(heading, "- 搜索：先用技能市场，失败再换\n", Context(TABLE, _AGENT_FILE)) == "agents"
