@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import re
 
-from .domains import LIST_ITEM, PIN_TAG, BODY_CHARS, RULES, rule_matchers, rules_only_aside, heading_text
+from .domains import LIST_ITEM, PIN_TAG, BODY_CHARS, PROJECTS, RULES, rule_matchers, rules_only_aside, heading_text
+from .domains import _CURRENT as CURRENT, _LOG_ENTRY as LOG_ENTRY
 from .match import Matcher, fold, for_table
 from .units import bare_title
 
@@ -15,6 +16,54 @@ from .units import bare_title
 _WANTS = re.compile(r"^(?i:what)\s+(?:(?!(?i:the|a|our|my|your|this)\b)[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*)?|"
                     r"(?i:the (?:owner|user|boss|operator|human)|my (?:human|owner|user|boss)|he|she|they))\s+"
                     r"(?i:wants|expects|prefers|needs(?: from (?:me|you|us))?|likes from (?:me|you))\s*[?:!]?$")
+
+
+# An English order often holds no order word: it is an imperative ("Use EST for timestamps", "Skip the
+# fluff", "**Tone:** keep it short"), an imperative after its condition ("When the user says X, treat it
+# as…"), or says what should be done ("Summaries should include…"). The verbs are those of behaviour and
+# procedure that rarely open a statement of fact as a noun ("Backup nightly", "Build green", "Log at 3am"
+# are facts: backup, build, log are left out).
+_VERBS = frozenset("""acknowledge adapt add answer apply ask assume avoid be call check cite clarify classify confirm
+consult continue convert correct create decide delegate delete describe detect disable distinguish do document
+double-check draft email enable ensure escalate execute explain extract fetch finish fix flag focus follow forward
+gather generate get give go handle hide identify ignore include inform interpret investigate keep leave let look
+maintain make mention message narrate notify obey offer omit paste pause pick ping poll post prefer preserve
+prioritize prioritise proceed protect provide prune put read recommend refer refresh refuse reject remember remind
+remove rephrase replace reply report request resolve respect respond restart restore resume retry reuse reveal review
+route run save say schedule search see select send separate share show simplify skip speak stay stick stop store
+submit suggest summarize summarise surface take tell test think tidy translate treat trust try understand update
+use validate value verify wait write""".split())
+_ITEM_MARK = re.compile(r"^\s*(?:>\s*)*(?:[-*+•]|\d+[.)])\s+")
+_CHECKBOX = re.compile(r"^\[[ xX]\]\s")
+# "**Tone:** …", "**Mission-oriented:** …", "In group chats: …": a label before the item's own words
+_ITEM_LABEL = re.compile(r"^(?:\*\*[^*\n]{1,60}?(?::\*\*|\*\*\s*[:：—–]|\*\*\s+-)|(?:[A-Za-z][\w'/&-]*\s+){0,3}[A-Za-z][\w'/&-]*\s*:)\s*")
+_CONDITION = re.compile(r"(?i)^(?:when|whenever|if|before|after|during|unless|once|for (?:any|every|each|all))\b[^,.;:\n]{2,120},\s*")
+_SHOULD = re.compile(r"(?i)\b(?:should|shall|needs? to|have to|has to|(?:is|are) required)\b")
+_STATEMENT = re.compile(r"(?i)^[\w'-]+\s+(?:[\w'-]+\s+)?(?:is|are|was|were|has|have|had|will|can|'s)\b")  # "Test suite is green"
+
+
+def _imperative(text: str) -> bool:
+    first = re.match(r"[A-Za-z][\w'-]*", text)
+    return first is not None and first.group(0).lower() in _VERBS and not _STATEMENT.match(text)
+
+
+def english_order(item: str) -> bool:
+    """Is a list item an order by its English grammar (see `_VERBS`)? A checkbox item is a task."""
+    text = _ITEM_MARK.sub("", item, count=1).strip()
+    if _CHECKBOX.match(text):
+        return False
+    label = _ITEM_LABEL.match(text)
+    words = re.sub(r"^[*_`\"']+", "", (text[label.end():] if label else text).replace("**", "")).strip()
+    condition = _CONDITION.match(words)
+    return _imperative(words) or (condition is not None and _imperative(words[condition.end():])) \
+        or bool(_SHOULD.search(text))
+
+
+def _top_items(body: str) -> list[str]:
+    """A body's list items at its outermost level (a nested item is a detail of the one above it)."""
+    items = [line for line in body[:BODY_CHARS].splitlines() if LIST_ITEM.match(line)]
+    least = min((len(line) - len(line.lstrip()) for line in items), default=0)
+    return [line for line in items if len(line) - len(line.lstrip()) == least]
 
 
 def orders(text: str) -> str:
@@ -45,12 +94,17 @@ def instruction(heading: str, body: str, table: dict[str, list[str]], matcher_: 
     ordering = orders.find(head)
     if ordering:
         return f"heading is an order: {ordering[0].text}"
-    if not orders.find(fold(body[:BODY_CHARS])):
-        return ""  # no order word anywhere: no item can be one
-    items = [fold(line) for line in body[:BODY_CHARS].splitlines() if LIST_ITEM.match(line)]
-    ordered = [item for item in items if orders.find(item)]
-    if len(items) < 2 or len(ordered) * 3 < len(items) * 2:
+    items = _top_items(body)
+    if len(items) < 2:
         return ""
-    if len(ordered) == len(items) >= 3 or not [cue for cue in cues.find(head, heading=True) if not cue.weak]:
-        return f"{len(ordered)} of {len(items)} items are instructions"
+    named = cues.find(head, heading=True)
+    # under a heading of plans ("Next Priorities", "Open work", "Pending"), imperatives are tasks to do
+    plans = any(cue.domain == PROJECTS for cue in named) or bool(CURRENT.search(head))
+    ordered = [item for item in items if orders.find(fold(item)) or (not plans and english_order(item))]
+    said = f"{len(ordered)} of {len(items)} items are instructions"
+    if len(ordered) * 3 >= len(items) * 2 and (len(ordered) == len(items) >= 3 or not [c for c in named if not c.weak]):
+        return said
+    # a heading that names no domain at all ("Boundaries", "Email Triage") over a body half of orders
+    if not named and len(ordered) * 2 >= len(items) and not LOG_ENTRY.match(head):
+        return said
     return ""
