@@ -1,15 +1,19 @@
 """Bonsai tree: English error classes seen on real users' MEMORY.md files the rules were not
 written from (issue 27, realset2/realset4): standing rules written as plain imperatives, with no
-"always"/"never"/"must" in them. Every example is written for the test."""
+"always"/"never"/"must" in them; an agent's scheduled runs and watches; work left open. Every example is written for the test."""
 
 from __future__ import annotations
 
 import pytest
 
-from qmem.memory.tree.domains import load_table
+from qmem.memory.tree.domains import Context, explain, load_table
 from qmem.memory.tree.instructions import english_order, instruction
 
 TABLE = load_table({})
+
+
+def domain(heading: str, body: str = "") -> str:
+    return explain(heading, body, TABLE).domain
 
 
 @pytest.mark.parametrize("item", [
@@ -67,3 +71,29 @@ def test_a_dated_entry_of_half_orders_is_a_record_not_rules():
     body = ("- The gateway was down for two hours.\n- Restart it with the service script.\n"
             "- Check the logs before restarting.\n- Cause: a full disk.\n")
     assert instruction("2026-03-24 gateway outage", body, TABLE) == ""
+
+
+_AGENT_FILE = ["- the skills I load: summarise, translate\n", "- MCP servers: search, calendar\n",
+               "- the model is a small local LLM; prompts live in prompts/\n", "- sub-agents for research\n",
+               "- the VPS and its backups\n", "- family birthdays\n"]
+
+
+@pytest.mark.parametrize("heading", ["Morning Digest (7 AM cron)", "Competitor Blog Monitoring (since March)"])
+def test_in_an_agent_s_own_memory_its_cron_runs_and_watches_are_the_agent_s(heading):
+    context = Context(TABLE, _AGENT_FILE)
+    body = "- sends a short summary to the chat\n- checks the sources listed below\n"
+    assert explain(heading, body, TABLE, context).domain == "agents"
+
+
+def test_in_a_file_about_machines_cron_and_monitoring_stay_infrastructure():
+    context = Context(TABLE, ["- the VPS and its backups\n", "- family birthdays\n", "- invoices to clients\n",
+                              "- the router and wifi\n", "- the skills I load\n"])
+    body = "- disk usage alerts\n- uptime checks every minute\n"
+    assert explain("Server Monitoring", body, TABLE, context).domain == "infrastructure"
+    assert explain("Nightly cron", body, TABLE, context).domain == "infrastructure"
+
+
+@pytest.mark.parametrize("heading", ["Open work", "Long-running threads / open work", "Open items", "Loose ends"])
+def test_work_left_open_is_projects(heading):
+    assert domain(heading, "- pair the phone when Ana is back\n- check the timezone with her\n") == "projects"
+

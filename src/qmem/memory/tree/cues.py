@@ -109,7 +109,9 @@ CUES: dict[str, dict[str, list[str]]] = {
                "work in progress", "sprint", "thesis", "dissertation", "manuscript", "draft", "launch", "goals",
                "current goals", "objectives", "plans", "open issues", "issues", "blockers", "blocked", "pull requests",
                "open prs", "prs", "status", "current status", "focus", "current focus", "next steps", "priorities",
-               "tasks", "active topics", "phases", "phase", "current state"],
+               "tasks", "active topics", "phases", "phase", "current state",
+               # work left open, however it is named ("Long-running threads / open work", "Loose ends")
+               "open work", "open items", "open tasks", "open threads", "open loops", "loose ends", "unfinished work"],
         "zh": ["开发", "在做的事", "课题", "计划", "规划", "任务清单", "开题", "迭代", "项目", "进度", "进展", "里程碑", "待办", "决策", "决策记录",
                "开发中", "上线", "论文", "子项目", "目标", "当前状态", "当前进度",
                "待办事项", "阶段", "下一步", "问题清单", "任务", "重点", "焦点"],

@@ -435,6 +435,9 @@ _TOOLS = frozenset(("tools", "tool", "cli", "工具", "常用工具", "ツール
 # and what the agent connects to or acts through (real agents' memory: "Google Integrations — All Confirmed
 # Working", "Teams Integration Notes", "Browser & Web Access" are the agent's hands, not the machine's)
 _TOOLS |= frozenset(("integrations", "app integrations", "browser", "ブラウザ", "浏览器", "瀏覽器"))
+# and what it runs on a schedule or keeps watch on ("Daily Briefing (6 AM cron)", "YouTube channel Monitoring"):
+# the agent's runs, not the machine's crontab or uptime checks
+_TOOLS |= frozenset(("cron", "monitoring"))
 
 
 # Settings of those tools are theirs too ("工具配置", "Tool config"): the word for settings adds to the tool's.
