@@ -51,6 +51,14 @@ RERANK_DEPTH = 10
 # abstracts) are ranked by BM25 about as their entries would be, and cost no extra reads.
 LONG_LOG_DEPTH = 20
 LONG_LOG_ENTRIES = 12
+# A question about the first or the last time ("the first time I…", "where do I currently…",
+# "上次…", "我第一次…": `query.ordinal`): of the candidates whose text score is at least
+# ORDER_SHARE of the best one's, the earliest (or latest) day's sections score (1 + ORDER_PRIOR)
+# times. Measured on LongMemEval dev (its ordinal questions: "since I last visited",
+# "my current setup", "initially", "currently"): turn@10 0.944 -> 0.961, @5 0.897 -> 0.903;
+# share 0.3/0.5/0.7/1.0 gave @10 0.950/0.950/0.961/0.956, prior 1.0 lost @5 (0.892).
+ORDER_PRIOR = 0.5
+ORDER_SHARE = 0.7
 BUDGET_POOL = 50  # hits considered for --budget when -n is not given
 HIT_OVERHEAD_TOKENS = 24  # path, heading, score and JSON keys of one hit
 
@@ -163,6 +171,7 @@ def build_form(text: str, options: SearchOptions) -> query_mod.QueryForm:
         if ranges and rest.strip():
             text, date_text = rest, " ".join(r.text for r in ranges)
     form = query_mod.parse(text, options.exact)
+    form.order = query_mod.ordinal(text)
     form.date_options = date_options
     form.date_priors = [options[0] for options in date_options]  # until a search settles them
     form.date_units = query_mod.units_for(date_text) if date_text else []
@@ -359,11 +368,13 @@ def show_weights(counts: tuple[int, list[int]], units: list[query_mod.Unit], sco
 def _run(cfg: Config, form: query_mod.QueryForm, options: SearchOptions, searcher: Searcher) -> list[Hit]:
     """Top sections by BM25, re-ranked by their best entries; a date named in the query and
     `--recency` re-weigh each hit on its own (a hit's score never depends on the other hits
-    or on a filter)."""
+    or on a filter), except that a question about the first or the last time favours the
+    earliest or latest of the candidates that match it (`order_day`)."""
     files = Files()
     priors = bool(form.date_priors or options.recency)
-    # overlapping collections index a file more than once
-    scale = (2 if priors else 1) * copies(cfg, form.collections)
+    # overlapping collections index a file more than once; a prior (a named day, recency, the
+    # first or last time) may lift a section from deeper down
+    scale = (2 if priors or form.order else 1) * copies(cfg, form.collections)
     pool = max(options.limit, RERANK_DEPTH) * scale
     if options.budget:
         pool = max(pool, BUDGET_POOL)
@@ -425,7 +436,10 @@ def _run(cfg: Config, form: query_mod.QueryForm, options: SearchOptions, searche
         hit.score = final
         hit.snippet.weight, hit.snippet.entries = weight, entries
         doc["_entry"] = entry
+        doc["_text"] = text
         rescored.append((final, date_factor, recency_factor, doc, hit, k))
+    if form.order:
+        rescored = _order_prior(rescored, form.order)
     rescored.sort(key=lambda row: -row[0])
     # only the hits returned get a snippet (the pool is read to rank, not to show)
     for score, date_factor, recency_factor, doc, hit, k in rescored:
@@ -438,10 +452,40 @@ def _run(cfg: Config, form: query_mod.QueryForm, options: SearchOptions, searche
                                                 scorers[k], ranked=(hit.snippet.weight, hit.snippet.entries))
         if options.explain:
             hit.explain = _explain(form, hit, weights, doc["_bm25"], date_factor, recency_factor, doc["_entry"])
+            if form.order:
+                hit.explain["order_prior"] = {"order": form.order, "factor": doc.get("_order", 1.0)}
         hits.append(hit)
     if options.budget:
         return fit_budget(hits, options.budget, options.limit)
     return hits[:options.limit]
+
+
+def order_day(candidates: list[tuple[int, float]], order: str) -> int:
+    """The day a question about the first (`order` "first") or last ("last") time points at,
+    among (day, text score) candidates: the earliest or latest day of those scoring at least
+    ORDER_SHARE of the best; 0 when none is dated. Only what already matches the rest of the
+    question competes: the prior picks among answers, it finds none."""
+    best = max((score for _, score in candidates), default=0.0)
+    days = [day for day, score in candidates if day and score >= ORDER_SHARE * best]
+    if not days:
+        return 0
+    return min(days) if order == "first" else max(days)
+
+
+def _order_prior(rescored: list, order: str) -> list:
+    """`rescored` with the sections of the `order_day` scoring (1 + ORDER_PRIOR) times (the
+    one prior that looks at the other candidates: "first" and "last" mean nothing alone)."""
+    target = order_day([(row[3]["date"][0], row[3]["_text"]) for row in rescored], order)
+    if not target:
+        return rescored
+    out = []
+    for row in rescored:
+        if row[3]["date"][0] == target:
+            row[4].score = row[0] * (1.0 + ORDER_PRIOR)
+            row[3]["_order"] = 1.0 + ORDER_PRIOR
+            row = (row[4].score, *row[1:])
+        out.append(row)
+    return out
 
 
 def _recency(day: int, now: int, half_life: float) -> float:

@@ -47,6 +47,35 @@ FUNCTION_CHARS = "的了是在和与也就都把被着过我你他她它们这�
 MAX_UNITS = 256
 
 
+# Ordinal time: the question asks for the first or the last time something happened ("the first
+# time I went to the museum", "our first conversation", "where do I currently keep it", "上次我们
+# 聊了什么", "我第一次去…"). Bare 最近 ("recently") and "previous" (any earlier talk) are none; nor
+# are "last week" (a date) or "the first three months" (a span). Word pairs, not a regex: a
+# plain search imports no `re`.
+_FIRST_WORDS = ("initially", "originally", "earliest")
+_FIRST_PAIRS = ("first time", "our first", "at first", "first met", "first talked", "first spoke", "first chatted",
+                "first mentioned", "first started", "first got", "first went", "first visited", "first tried",
+                "first bought", "first learned")
+_FIRST_CJK = ("第一次", "头一次", "首次", "最早", "最初", "起初", "一开始", "刚开始", "当初")
+_LAST_WORDS = ("latest", "currently", "current")
+_LAST_PAIRS = ("last time", "i last", "we last", "you last", "most recent", "most recently")
+_LAST_CJK = ("上次", "上一次", "最后一次", "最近一次", "最近的一次", "最近那次", "最新", "目前")
+
+
+def ordinal(text: str) -> str:
+    """"first" when `text` asks for the earliest time something happened, "last" for the
+    latest, else "" (neither, or both)."""
+    lower = text.lower()
+    words = "".join(ch if ch.isalnum() else " " for ch in lower).split()
+    pairs = {f"{a} {b}" for a, b in zip(words, words[1:])}
+    found = set(words)
+    first = any(w in found for w in _FIRST_WORDS) or any(p in pairs for p in _FIRST_PAIRS) \
+        or any(c in lower for c in _FIRST_CJK)
+    last = any(w in found for w in _LAST_WORDS) or any(p in pairs for p in _LAST_PAIRS) \
+        or any(c in lower for c in _LAST_CJK)
+    return "first" if first and not last else "last" if last and not first else ""
+
+
 class Unit:
     """A term (one token) or a phrase (several consecutive tokens) with a weight."""
 
@@ -64,7 +93,7 @@ class QueryForm:
     """What to look for and where; nothing engine-specific."""
 
     __slots__ = ("should", "must", "must_not", "collections", "types", "since", "until", "path_regex", "date_priors",
-                 "date_options", "date_units")
+                 "date_options", "date_units", "order")
 
     def __init__(self) -> None:
         self.should: list[Unit] = []
@@ -81,6 +110,8 @@ class QueryForm:
         # units of the date words taken out of the text (put back when no range holds a section).
         self.date_options: list[list[tuple[int, int]]] = []
         self.date_units: list[Unit] = []
+        # "first" / "last": the question asks for the earliest / latest time something happened
+        self.order = ""
 
     def has_filters(self) -> bool:
         return bool(self.types or self.since or self.until or self.path_regex)
