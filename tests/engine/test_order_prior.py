@@ -69,3 +69,11 @@ def test_undated_notes_are_untouched(tmp_path):
     hits = search.search(cfg, "the last time at the museum", SearchOptions(explain=True))
     assert [h.path for h in hits] == [h.path for h in plain]
     assert all(h.explain["order_prior"]["factor"] == 1.0 for h in hits)
+
+
+def test_explain_text_names_the_prior(tmp_path):
+    from qmem.faces.render import explain_rows
+
+    cfg = _collection(tmp_path, EN)
+    hit = search.search(cfg, "the first time I went to the science museum", SearchOptions(explain=True))[0]
+    assert f"first-time prior ×{1.0 + search.ORDER_PRIOR:g}" in explain_rows(hit.explain)

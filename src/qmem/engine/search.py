@@ -451,9 +451,8 @@ def _run(cfg: Config, form: query_mod.QueryForm, options: SearchOptions, searche
             hit.snippet = snippets.make_snippet(hit.body, hit.body_line, units, options.snippet_lines, shown,
                                                 scorers[k], ranked=(hit.snippet.weight, hit.snippet.entries))
         if options.explain:
-            hit.explain = _explain(form, hit, weights, doc["_bm25"], date_factor, recency_factor, doc["_entry"])
-            if form.order:
-                hit.explain["order_prior"] = {"order": form.order, "factor": doc.get("_order", 1.0)}
+            hit.explain = _explain(form, hit, weights, doc["_bm25"], date_factor, recency_factor, doc["_entry"],
+                                   doc.get("_order", 1.0))
         hits.append(hit)
     if options.budget:
         return fit_budget(hits, options.budget, options.limit)
@@ -501,7 +500,7 @@ def _recency(day: int, now: int, half_life: float) -> float:
 
 
 def _explain(form: query_mod.QueryForm, hit: Hit, weights: list[float], bm25: float, date_factor: float,
-             recency_factor: float, entry: float = 0.0) -> dict[str, object]:
+             recency_factor: float, entry: float = 0.0, order_factor: float = 1.0) -> dict[str, object]:
     """Why a hit ranks where it does: the units it holds with their weights, the priors,
     the snippet window."""
     snippet: Snippet = hit.snippet
@@ -514,6 +513,8 @@ def _explain(form: query_mod.QueryForm, hit: Hit, weights: list[float], bm25: fl
                              "factor": round(date_factor, 3)}
     if recency_factor != 1.0:
         out["recency"] = round(recency_factor, 3)
+    if form.order:
+        out["order_prior"] = {"order": form.order, "factor": round(order_factor, 3)}
     out["window"] = snippet.why
     return out
 

@@ -118,6 +118,9 @@ def explain_rows(explain: dict) -> list[str]:
         rows.append(f"date prior ×{prior['factor']:g} (days {', '.join(prior['ranges'])})")
     if "recency" in explain:
         rows.append(f"recency ×{explain['recency']:g}")
+    if "order_prior" in explain:
+        prior = explain["order_prior"]
+        rows.append(f"{prior['order']}-time prior ×{prior['factor']:g}")
     rows.append(f"window: {explain['window']}")
     return rows
 
