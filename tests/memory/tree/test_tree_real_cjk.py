@@ -79,3 +79,29 @@ def test_settings_over_a_machine_stay_with_the_machine():
 @pytest.mark.parametrize("heading", ["工具配置", "ツール設定"])
 def test_in_an_agent_s_own_memory_its_tools_settings_are_the_agent_s(heading):
     assert domain(heading, "- 搜索：先用技能市场，失败再换\n", Context(TABLE, _AGENT_FILE)) == "agents"
+
+
+@pytest.mark.parametrize("heading", ["📁 メモリーシステム構造", "記憶システムの整理", "記憶維護方式", "🗂️ 任務排程器", "中央任务调度"])
+def test_the_agent_s_memory_system_and_scheduler_in_cjk_spellings_are_the_agent_s(heading):
+    assert domain(heading, "- 每天整理一次\n- 舊的移到別處\n") == "agents"
+
+
+@pytest.mark.parametrize("heading, body, expected", [
+    ("🗓️ 更新記錄", "- 4/2 改了兩處\n- 4/5 新增一節\n", "archive"),
+    ("修改记录", "- 改了两处\n", "archive"),
+    ("今後の実装予定", "- [ ] 天気の連携\n- [ ] 通知の整理\n", "projects"),
+    ("今後の予定", "- 4月3日 打ち合わせ\n", "dates"),  # the calendar's plans stay dates
+])
+def test_a_record_of_updates_is_a_changelog_and_a_planned_addition_is_work(heading, body, expected):
+    assert domain(heading, body) == expected
+
+
+@pytest.mark.parametrize("heading, body, expected", [
+    ("2026-02-23", "- 画像生成スキルを入れた\n- サーバーの証明書を更新\n- 家族の誕生日を登録\n", "archive"),
+    ("📅 2026年2月25日", "- 新しい検索の設定を試した\n", "archive"),
+    ("2026-02-28", "- TODO: 请求書の送付（まだ）\n", "projects"),  # the day's matter is still open
+])
+def test_a_heading_that_is_only_a_day_is_that_day_s_record(heading, body, expected):
+    """A daily log inside MEMORY.md heads each day's notes with the day alone: nothing but the day
+    says what the section is about, so it is a past day's record, not the subject of one of its lines."""
+    assert domain(heading, body) == expected

@@ -34,6 +34,23 @@ STEPS.append(("cues", {
 # registry, "系統設定" over the agent's models): broad words, as English "setup", "config" are.
 STEPS.append(("broaden", {"infrastructure": ["設定", "配置"]}))
 
+# The agent's memory system as CJK files spell it (メモリーシステム, 記憶システム, 记忆管理), and its
+# scheduler in either word order (中央任務排程器, 任务调度): the agent's machinery, as 记忆系统 and 排程任務 are.
+STEPS.append(("cues", {
+    "agents": {"ja": ["メモリーシステム", "メモリシステム", "記憶システム", "メモリー構造", "メモリ構造", "メモリー管理", "メモリ管理",
+                      "記憶管理"],
+               "zh": ["记忆管理", "记忆维护", "@任务排程", "@任务调度", "@排程器"],
+               "zht": ["記憶系統", "記憶管理", "記憶維護", "@任務排程", "@任務調度", "@排程器"],
+               "ko": ["메모리 시스템", "기억 시스템", "메모리 관리"]},
+}))
+# A record of updates is a changelog (更新記錄, 更新记录, 修改記錄), as 更新日誌 and 変更履歴 are; a Japanese
+# "planned addition" (追加予定, 実装予定) is work still to do, not a day in the calendar (予定 alone stays dates).
+STEPS.append(("cues", {
+    "archive": {"zh": ["@更新记录", "@修改记录", "@更新纪录"], "zht": ["@更新記錄", "@更新紀錄", "@修改記錄", "@改版記錄"],
+                "ko": ["@업데이트 기록", "@변경 기록"]},
+    "projects": {"ja": ["追加予定", "実装予定", "導入予定", "対応予定", "開発予定", "作成予定", "公開予定"]},
+}))
+
 HIDING: tuple[str, ...] = (
     "ロボット", "レポート", "サポート", "パスポート", "インポート", "エクスポート", "トランスポート",
     "コンテスト", "レコード",

@@ -162,6 +162,7 @@ def heading_text(heading: str) -> str:
 
 
 _LEADING_DAY = re.compile(rf"(?i)^{_DAY}")
+_ONLY_DAY = re.compile(rf"(?i)^{_DAY}\s*$")  # "## 2026-03-01": a daily log's section
 
 
 def _update_entry(head: str) -> bool:
@@ -339,7 +340,7 @@ def explain(heading: str, body: str, table: dict[str, list[str]], context: Conte
         return verdict
     head = heading_text(heading)
     unnumbered = _LIST_NUMBER.sub("", head) or head  # "18. Protokoll 15.09.2026 – …": the entry starts after its number
-    if dated and ARCHIVE in table and _LOG_ENTRY.match(unnumbered) \
+    if dated and ARCHIVE in table and (_LOG_ENTRY.match(unnumbered) or _ONLY_DAY.match(unnumbered)) \
             and (not _AS_OF.search(head) or _update_entry(unnumbered)) \
             and not _CURRENT.search(head) and not _in_future(head):
         return _dated_entry(unnumbered, body, table, context, found)
@@ -489,6 +490,10 @@ def _dated_entry(head: str, body: str, table: dict[str, list[str]], context: Con
         verdict.cues = [f"heading: a dated log entry, and it says the matter is closed ({words})"]
         return verdict
     subject = _log_subject(head)
+    if not subject and how != OPEN:  # "## 2026-03-01" over the day's notes: the day is all it is about
+        verdict = Verdict(ARCHIVE)
+        verdict.cues = ["heading: a day alone (a past day's record)"]
+        return verdict
     inner = explain(subject, body, table, context, found, dated=False, vague=True)
     by_heading = inner.confident and any(_strong_heading_cue(c) for c in inner.cues)
     if how == OPEN:
