@@ -105,3 +105,23 @@ def test_a_heading_that_is_only_a_day_is_that_day_s_record(heading, body, expect
     """A daily log inside MEMORY.md heads each day's notes with the day alone: nothing but the day
     says what the section is about, so it is a past day's record, not the subject of one of its lines."""
     assert domain(heading, body) == expected
+
+
+@pytest.mark.parametrize("heading, body, expected", [
+    ("🤝 協業の確定事項", "- 4月に試験導入\n- 担当は二名\n", "projects"),  # not the handshake's people
+    ("阻塞問題（5月起）", "- 瀏覽器登入一直失敗\n", "projects"),  # a blocker, whatever blocks it
+    ("⭐ 核心指令（优先级最高）", "- 先查笔记再回答\n", "rules"),
+    ("路徑對應", "- 筆記在 /data/notes\n- 圖片在 /data/img\n", "infrastructure"),
+    ("已停止 / 已过期项目", "- 旧的小程序\n- 去年的活动页\n", "archive"),
+    ("新增能力：日历 集成", "- 可以读写日程\n", "agents"),
+    ("AI 团队", "- 三个助手分工：写作、检索、校对\n", "agents"),  # a team of agents, not colleagues
+    ("技术决策记录", "- 选用 SQLite 而不是 Postgres\n", "codebase"),
+])
+def test_cjk_words_for_classes_the_english_tables_hold(heading, body, expected):
+    assert domain(heading, body) == expected
+
+
+def test_core_instructions_are_pinned():
+    text = "# 记忆\n\n## 核心指令（用户明示）\n\n- 先查笔记再回答\n- 回答用中文\n\n## 项目\n\n- 新版官网\n"
+    plan = shape.plan(text, {})
+    assert next(p for p in plan.parts if p.title.startswith("核心指令")).pinned

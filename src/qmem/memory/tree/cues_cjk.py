@@ -51,6 +51,26 @@ STEPS.append(("cues", {
     "projects": {"ja": ["追加予定", "実装予定", "導入予定", "対応予定", "開発予定", "作成予定", "公開予定"]},
 }))
 
+# Words of the real CJK files for classes the tables hold in English: decided matters (確定事項) and
+# blockers (阻塞問題) are a project's, the user's standing instructions (核心指令) are rules, paths on a
+# host (路徑對應) are the machine's, stopped or expired work (已停止, 已过期) is closed, what the agent can
+# newly do (新增能力) and a team of AI agents (AI 团队) are the agent's, technical decisions (技术决策记录,
+# an architecture decision record) are the code's.
+STEPS.append(("cues", {
+    "projects": {"ja": ["確定事項", "決まったこと", "ブロッカー"], "zh": ["@确定事项", "阻塞问题", "@阻塞"],
+                 "zht": ["@確定事項", "阻塞問題", "@阻塞"]},
+    "rules": {"zh": ["@核心指令", "@用户指令", "@长期指令"], "zht": ["@核心指令", "@用戶指令", "@長期指令"],
+              "ja": ["@基本指示", "@常時指示"]},
+    "infrastructure": {"zh": ["路径", "文件路径", "路径对应"], "zht": ["路徑", "檔案路徑", "路徑對應"],
+                       "ja": ["ファイルパス", "パス一覧", "保存先"]},
+    "archive": {"zh": ["@已停止", "@已过期", "@已终止", "@已下线"], "zht": ["@已停止", "@已過期", "@已終止", "@已下線"],
+                "ja": ["@停止済み", "@終了済み", "@期限切れ"]},
+    "agents": {"zh": ["@新增能力", "@核心能力", "@能力清单", "ai 团队", "ai团队", "智能体团队"],
+               "zht": ["@新增能力", "@核心能力", "ai 團隊", "ai團隊"], "ja": ["aiチーム", "ai チーム"], "ko": ["ai 팀"]},
+    "codebase": {"zh": ["技术决策", "架构决策"], "zht": ["技術決策", "架構決策"], "ja": ["技術的決定", "技術選定"]},
+}))
+STEPS.append(("rules", ["核心指令", "用户指令", "用戶指令", "长期指令", "長期指令"]))
+
 HIDING: tuple[str, ...] = (
     "ロボット", "レポート", "サポート", "パスポート", "インポート", "エクスポート", "トランスポート",
     "コンテスト", "レコード",
