@@ -490,9 +490,9 @@ def _dated_entry(head: str, body: str, table: dict[str, list[str]], context: Con
         verdict.cues = [f"heading: a dated log entry, and it says the matter is closed ({words})"]
         return verdict
     subject = _log_subject(head)
-    if not subject and how != OPEN:  # "## 2026-03-01" over the day's notes: the day is all it is about
+    if _ONLY_DAY.match(head) and how != OPEN:  # "## 2026-03-01" over the day's notes: the day is all it is about
         verdict = Verdict(ARCHIVE)
-        verdict.cues = ["heading: a day alone (a past day's record)"]
+        verdict.cues = ["heading: a dated log entry, a day alone (a past day's record)"]
         return verdict
     inner = explain(subject, body, table, context, found, dated=False, vague=True)
     by_heading = inner.confident and any(_strong_heading_cue(c) for c in inner.cues)
