@@ -125,3 +125,13 @@ def test_core_instructions_are_pinned():
     text = "# 记忆\n\n## 核心指令（用户明示）\n\n- 先查笔记再回答\n- 回答用中文\n\n## 项目\n\n- 新版官网\n"
     plan = shape.plan(text, {})
     assert next(p for p in plan.parts if p.title.startswith("核心指令")).pinned
+
+
+@pytest.mark.parametrize("heading, body, expected", [
+    ("2026-03-26 OpenClaw 插件安裝", "- 已完成安裝，設定好預設值\n", "agents"),  # the plugin is still there
+    ("2026-04-02 搜索功能整合（已完成）", "- 三个页面接上新接口\n", "codebase"),
+    ("2026-04-03 部落格排版修復", "- 已修復，三篇文章重新排版\n", "archive"),  # a fix is the day's record
+    ("2026-04-04 安裝", "- 已完成\n", "archive"),  # set up, but nothing says what
+])
+def test_a_dated_entry_that_set_something_up_is_filed_by_what_it_set_up(heading, body, expected):
+    assert domain(heading, body) == expected

@@ -108,6 +108,10 @@ _LASTING = re.compile(r"(?i)(?<![^\W\d_])(?:process|processes|workflows?|procedu
                       r"guide|guidelines|checklist|sop|standard|important|must remember|ablauf|anleitung|proceso|processo|"
                       r"procedimiento|procédure|quy trình|hướng dẫn)(?![^\W\d_])|"
                       r"流程|步骤|步驟|指南|教程|做法|规范|規範|重要|必須記住|必须记住|手順|フロー|やり方|ワークフロー")
+# A dated entry that records something installed, set up, created or integrated: the thing lasts past the
+# day ("2026-03-26 OpenClaw Office 安裝", "SEO 優化功能整合"); a fix, a check or a finished batch is the day's.
+_BUILT = re.compile(r"安裝|安装|建立|创建|創建|整合|集成|導入|导入|搭建|構築|インストール|導入完了|設置完了|"
+                    r"(?<![^\W\d_])(?:installed|set up|integrated|cài đặt|tích hợp)(?![^\W\d_])|설치|구축|연동")
 _ISO_DAY = re.compile(r"\d{4}[-/.]\d{2}[-/.]\d{2}")
 _AS_OF = re.compile(r"(?i)\b(?:updated|revised|added|as of|last|since|mis[e]? à jour|atualizad[oa]|actualizad[oa]|"
                     r"aktualisiert|обновлено|cập nhật|aggiornat[oa])\b|更新|截至|截止|現在|stand|업데이트")
@@ -485,11 +489,17 @@ def _dated_entry(head: str, body: str, table: dict[str, list[str]], context: Con
     lasting = _LASTING.search(head)
     if how == CLOSED and lasting:  # "2026-03-27 文章生成流程（重要）": the day set up a way of working that lasts
         how = ""
+    subject = _log_subject(head)
+    if how == CLOSED and _BUILT.search(subject):  # "2026-03-26 OpenClaw Office 安裝": what was set up is still there
+        what = re.sub(r"[(（\[【][^)）\]】]*$", " ", _BRACKETED.sub(" ", subject))  # its asides left out
+        inner = explain(_BUILT.sub(" ", what).strip(), body, table, context, found, dated=False)
+        if inner.confident and inner.domain != ARCHIVE and any(_strong_heading_cue(c) for c in inner.cues):
+            inner.cues = [f"a dated log entry of something set up that lasts ({words}), filed by it"] + inner.cues
+            return inner
     if how == CLOSED:
         verdict = Verdict(ARCHIVE)
         verdict.cues = [f"heading: a dated log entry, and it says the matter is closed ({words})"]
         return verdict
-    subject = _log_subject(head)
     if _ONLY_DAY.match(head) and how != OPEN:  # "## 2026-03-01" over the day's notes: the day is all it is about
         verdict = Verdict(ARCHIVE)
         verdict.cues = ["heading: a dated log entry, a day alone (a past day's record)"]
