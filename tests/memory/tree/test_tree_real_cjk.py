@@ -135,3 +135,14 @@ def test_core_instructions_are_pinned():
 ])
 def test_a_dated_entry_that_set_something_up_is_filed_by_what_it_set_up(heading, body, expected):
     assert domain(heading, body) == expected
+
+
+@pytest.mark.parametrize("heading, body, expected", [
+    ("📋 OpenClaw Cron 最佳實踐", "- 每個任務寫清楚時區\n- 失敗要重試三次\n", "lessons"),  # the kind of note, whatever it is about
+    ("⚠️ 重要技術限制", "- 終端機不能開圖形介面\n", "lessons"),
+    ("Dashboard 代码存档", "- v2 的页面代码放在 archive/ 下\n", "codebase"),  # a saved copy of the code is the code
+    ("存档", "- 去年的笔记\n", "archive"),
+    ("2025 存檔", "- 舊的筆記\n", "archive"),
+])
+def test_best_practices_and_limits_are_lessons_and_a_saved_copy_is_its_subject(heading, body, expected):
+    assert domain(heading, body) == expected

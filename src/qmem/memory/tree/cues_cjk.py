@@ -71,6 +71,17 @@ STEPS.append(("cues", {
 }))
 STEPS.append(("rules", ["核心指令", "用户指令", "用戶指令", "长期指令", "長期指令"]))
 
+# Best practices (最佳實踐) and known technical limits (技術限制) are lessons, as "best practices" and
+# "gotchas" are.
+STEPS.append(("cues", {
+    "lessons": {"zh": ["最佳实践", "技术限制", "已知限制"], "zht": ["最佳實踐", "技術限制", "已知限制"],
+                "ja": ["ベストプラクティス", "技術的制約", "既知の制約"], "ko": ["모범 사례", "베스트 프랙티스"],
+                "vi": ["thực tiễn tốt nhất"]},
+}))
+# 存档/存檔 after a subject is where a copy of it is kept ("Dashboard 代码存档", "投资分析报告存档": the code,
+# the reports): a broad word, so the subject's domain files it; alone ("存档", "2025 存档") it is still archive.
+STEPS.append(("broaden", {"archive": ["@存档", "@存檔"]}))
+
 HIDING: tuple[str, ...] = (
     "ロボット", "レポート", "サポート", "パスポート", "インポート", "エクスポート", "トランスポート",
     "コンテスト", "レコード",

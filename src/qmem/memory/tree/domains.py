@@ -369,11 +369,14 @@ def explain(heading: str, body: str, table: dict[str, list[str]], context: Conte
     if heading_scores:
         top = max(heading_scores.values())
         named = [d for d in order if heading_scores[d] == top]
-        if ARCHIVE in heading_scores:  # "Completed goals", "Old clients": the heading says the matter is closed
-            named = [ARCHIVE]
+        if ARCHIVE in heading_scores and (ARCHIVE not in broad or len(heading_scores) == 1):
+            named = [ARCHIVE]  # "Completed goals", "Old clients": the heading says the matter is closed
+        elif ARCHIVE in heading_scores:  # "Dashboard 代码存档": a saved copy of the code is the code
+            named = [d for d in order if d != ARCHIVE and heading_scores[d] == max(
+                v for k, v in heading_scores.items() if k != ARCHIVE)]
         kind = _kind(head, named, where)
         best = kind or max(named, key=lambda d: (body_scores.get(d, 0), -named.index(d)))
-        sense = _body_sense(best, broad, body_scores, context.confidence) if best in broad else ""
+        sense = _body_sense(best, broad, body_scores, context.confidence) if best in broad and best != ARCHIVE else ""
         verdict = Verdict(sense or best)
         verdict.scores = {d: heading_scores.get(d, 0) + body_scores.get(d, 0) for d in set(heading_scores) | set(body_scores)}
         verdict.cues = why.get(sense or best, [])
