@@ -146,3 +146,14 @@ def test_a_dated_entry_that_set_something_up_is_filed_by_what_it_set_up(heading,
 ])
 def test_best_practices_and_limits_are_lessons_and_a_saved_copy_is_its_subject(heading, body, expected):
     assert domain(heading, body) == expected
+
+
+@pytest.mark.parametrize("heading, expected, pinned", [
+    ("目录约定（重整后）", "codebase", False),  # the code's conventions, not an agreement with the agent
+    ("命名約定", "codebase", False),
+    ("重要约定", "rules", True),  # an agreement alone stays a standing rule
+])
+def test_a_code_convention_said_with_yueding_is_the_code_s(heading, expected, pinned):
+    text = f"# 记忆\n\n## {heading}\n\n- 目录按模块分\n- 文件名用小写\n\n## 项目\n\n- 新版官网\n"
+    part = shape.plan(text, {}).parts[0]
+    assert (part.domain if not part.pinned else "rules", part.pinned) == (expected, pinned)

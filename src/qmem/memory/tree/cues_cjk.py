@@ -82,6 +82,14 @@ STEPS.append(("cues", {
 # the reports): a broad word, so the subject's domain files it; alone ("存档", "2025 存档") it is still archive.
 STEPS.append(("broaden", {"archive": ["@存档", "@存檔"]}))
 
+# A code convention said with 约定 (目录约定, 命名约定, 提交约定) is the code's, as 代码规范 and "naming
+# conventions" are; 约定 alone ("重要约定") stays a standing agreement with the agent (rules).
+STEPS.append(("cues", {
+    "codebase": {"zh": ["目录约定", "命名约定", "代码约定", "编码约定", "接口约定", "提交约定", "分支约定", "目录规范"],
+                 "zht": ["目錄約定", "命名約定", "程式碼約定", "介面約定", "提交約定", "分支約定", "目錄規範"],
+                 "ja": ["命名の約束", "ディレクトリ規約", "コミット規約"]},
+}))
+
 HIDING: tuple[str, ...] = (
     "ロボット", "レポート", "サポート", "パスポート", "インポート", "エクスポート", "トランスポート",
     "コンテスト", "レコード",

@@ -88,7 +88,11 @@ def instruction(heading: str, body: str, table: dict[str, list[str]], matcher_: 
         return f"heading says what the user wants: {wants.group(0)}"
     rule_heads, orders = rule_matchers()
     cues = matcher_ or for_table(table)  # the plan passes its own: built once per file
-    named = rule_heads.find(head, heading=True) or [cue for cue in cues.find(head, heading=True) if cue.domain == RULES]
+    found = cues.find(head, heading=True)
+    # a rule word inside a longer word of another domain names no rules there (目录约定: the code's conventions)
+    named = [cue for cue in rule_heads.find(head, heading=True)
+             if not any(cue.text in other.text != cue.text and other.domain != RULES for other in found)] \
+        or [cue for cue in found if cue.domain == RULES]
     if named and not rules_only_aside(head, cues, body):
         return f"heading names rules: {named[0].text}"
     ordering = orders.find(head)
