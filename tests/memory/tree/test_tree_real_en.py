@@ -97,3 +97,17 @@ def test_in_a_file_about_machines_cron_and_monitoring_stay_infrastructure():
 def test_work_left_open_is_projects(heading):
     assert domain(heading, "- pair the phone when Ana is back\n- check the timezone with her\n") == "projects"
 
+
+
+@pytest.mark.parametrize("item", [
+    "* When a task is closed:",  # a condition that opens the orders nested under it
+    "* Before sending a reminder, first check whether it was answered.",
+    "* Only send the digest when something changed.",
+    "- React with an emoji instead of replying to every message",
+])
+def test_a_condition_a_leading_only_and_a_colon_still_open_an_order(item):
+    assert english_order(item)
+
+
+def test_when_as_a_statement_of_fact_is_no_order():
+    assert not english_order("- When the server restarts, the cache is empty.")

@@ -23,21 +23,25 @@ _WANTS = re.compile(r"^(?i:what)\s+(?:(?!(?i:the|a|our|my|your|this)\b)[A-Z][\w'
 # as…"), or says what should be done ("Summaries should include…"). The verbs are those of behaviour and
 # procedure that rarely open a statement of fact as a noun ("Backup nightly", "Build green", "Log at 3am"
 # are facts: backup, build, log are left out).
-_VERBS = frozenset("""acknowledge adapt add answer apply ask assume avoid be call check cite clarify classify confirm
-consult continue convert correct create decide delegate delete describe detect disable distinguish do document
-double-check draft email enable ensure escalate execute explain extract fetch finish fix flag focus follow forward
-gather generate get give go handle hide identify ignore include inform interpret investigate keep leave let look
-maintain make mention message narrate notify obey offer omit paste pause pick ping poll post prefer preserve
-prioritize prioritise proceed protect provide prune put read recommend refer refresh refuse reject remember remind
-remove rephrase replace reply report request resolve respect respond restart restore resume retry reuse reveal review
-route run save say schedule search see select send separate share show simplify skip speak stay stick stop store
-submit suggest summarize summarise surface take tell test think tidy translate treat trust try understand update
-use validate value verify wait write""".split())
+_VERBS = frozenset("""acknowledge adapt add answer apply ask assume avoid be call check cite clarify classify
+combine confirm consult continue convert correct create decide delegate delete describe detect disable
+distinguish do document double-check draft email enable ensure escalate execute explain extract fetch finish fix
+flag focus follow forward gather generate get give go handle hide identify ignore include inform interpret
+investigate keep leave let look maintain make mention message narrate notify obey offer omit organise organize
+paste pause pick ping poll post prefer preserve prioritise prioritize proceed protect provide prune put react
+read recommend refer refresh refuse reject remember remind remove rephrase replace reply report request resolve
+respect respond restart restore resume retry reuse reveal review rewrite route run save say schedule search see
+select send separate share show simplify skip speak stay stick stop store submit suggest summarise summarize
+surface take tell test think tidy translate treat trust try understand update use validate value verify wait
+write""".split())
 _ITEM_MARK = re.compile(r"^\s*(?:>\s*)*(?:[-*+•]|\d+[.)])\s+")
 _CHECKBOX = re.compile(r"^\[[ xX]\]\s")
 # "**Tone:** …", "**Mission-oriented:** …", "In group chats: …": a label before the item's own words
 _ITEM_LABEL = re.compile(r"^(?:\*\*[^*\n]{1,60}?(?::\*\*|\*\*\s*[:：—–]|\*\*\s+-)|(?:[A-Za-z][\w'/&-]*\s+){0,3}[A-Za-z][\w'/&-]*\s*:)\s*")
-_CONDITION = re.compile(r"(?i)^(?:when|whenever|if|before|after|during|unless|once|for (?:any|every|each|all))\b[^,.;:\n]{2,120},\s*")
+# a condition, then the order ("If a build runs, wait…", "Before sending, first check…"), or a condition that
+# ends the item with a colon: the orders follow, nested under it ("When an action is closed:")
+_CONDITION = re.compile(r"(?i)^(?:when|whenever|if|before|after|during|unless|once|for (?:any|every|each|all))\b[^,.;:\n]{2,120}"
+                        r"(?:,\s*(?:(?:first|then|also|just|only)\s+)?|:\s*$)")
 _SHOULD = re.compile(r"(?i)\b(?:should|shall|needs? to|have to|has to|(?:is|are) required)\b")
 _STATEMENT = re.compile(r"(?i)^[\w'-]+\s+(?:[\w'-]+\s+)?(?:is|are|was|were|has|have|had|will|can|'s)\b")  # "Test suite is green"
 
@@ -55,7 +59,9 @@ def english_order(item: str) -> bool:
     label = _ITEM_LABEL.match(text)
     words = re.sub(r"^[*_`\"']+", "", (text[label.end():] if label else text).replace("**", "")).strip()
     condition = _CONDITION.match(words)
-    return _imperative(words) or (condition is not None and _imperative(words[condition.end():])) \
+    after = words[condition.end():] if condition else ""
+    only = re.sub(r"(?i)^only\s+", "", words)  # "Only send the reminder when…"
+    return _imperative(only) or (condition is not None and (not after or _imperative(after))) \
         or bool(_SHOULD.search(text))
 
 
