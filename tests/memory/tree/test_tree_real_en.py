@@ -111,3 +111,11 @@ def test_a_condition_a_leading_only_and_a_colon_still_open_an_order(item):
 
 def test_when_as_a_statement_of_fact_is_no_order():
     assert not english_order("- When the server restarts, the cache is empty.")
+
+
+def test_half_orders_under_a_heading_about_the_user_s_preferences_are_instructions():
+    body = ("- Keep it short and practical\n- Skip the small talk\n- Mornings are for deep work\n"
+            "- Coffee, no sugar\n")
+    assert instruction("Preferences & Boundaries", body, TABLE)
+    facts = "- Prefers short answers\n- Likes hiking and jazz\n- Coffee, no sugar\n- Keep the tone light\n"
+    assert instruction("Ana's Preferences", facts, TABLE) == ""  # one order in four: who she is

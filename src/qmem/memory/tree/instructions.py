@@ -11,6 +11,8 @@ from .domains import _CURRENT as CURRENT, _LOG_ENTRY as LOG_ENTRY
 from .match import Matcher, fold, for_table
 from .units import bare_title
 
+IDENTITY = "identity"
+
 # "What Marb Wants", "What the owner expects", "What Sam needs from you": what the user wants of the
 # agent is its standing instructions (a name, or a word for the user, then wants/expects/prefers).
 _WANTS = re.compile(r"^(?i:what)\s+(?:(?!(?i:the|a|our|my|your|this)\b)[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*)?|"
@@ -114,7 +116,8 @@ def instruction(heading: str, body: str, table: dict[str, list[str]], matcher_: 
     said = f"{len(ordered)} of {len(items)} items are instructions"
     if len(ordered) * 3 >= len(items) * 2 and (len(ordered) == len(items) >= 3 or not [c for c in named if not c.weak]):
         return said
-    # a heading that names no domain at all ("Boundaries", "Email Triage") over a body half of orders
-    if not named and len(ordered) * 2 >= len(items) and not LOG_ENTRY.match(head):
+    # a heading that names no domain at all ("Boundaries", "Email Triage"), or only the user ("Preferences &
+    # Boundaries", "Personality / Tone": how to serve them), over a body half of orders
+    if {cue.domain for cue in named} <= {IDENTITY} and len(ordered) * 2 >= len(items) and not LOG_ENTRY.match(head):
         return said
     return ""
