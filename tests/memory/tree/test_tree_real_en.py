@@ -1,6 +1,7 @@
 """Bonsai tree: English error classes seen on real users' MEMORY.md files the rules were not
 written from (issue 27, realset2/realset4): standing rules written as plain imperatives, with no
-"always"/"never"/"must" in them; an agent's scheduled runs and watches; work left open. Every example is written for the test."""
+"always"/"never"/"must" in them; an agent's scheduled runs and watches; work left open; an aside
+saying the thing is past. Every example is written for the test."""
 
 from __future__ import annotations
 
@@ -119,3 +120,13 @@ def test_half_orders_under_a_heading_about_the_user_s_preferences_are_instructio
     assert instruction("Preferences & Boundaries", body, TABLE)
     facts = "- Prefers short answers\n- Likes hiking and jazz\n- Coffee, no sugar\n- Keep the tone light\n"
     assert instruction("Ana's Preferences", facts, TABLE) == ""  # one order in four: who she is
+
+
+@pytest.mark.parametrize("heading", ["Model trial (HISTORICAL — March, replaced by the new model)",
+                                     "Search provider (superseded)", "Reading list (obsolete)"])
+def test_an_aside_that_says_the_thing_is_past_archives_it(heading):
+    assert domain(heading, "- used for three weeks by the agent\n- the prompts and the costs\n") == "archive"
+
+
+def test_a_past_word_outside_an_aside_is_the_topic():
+    assert domain("Historical prices", "- revenue per month, the invoices\n") == "business"

@@ -105,6 +105,8 @@ _ONGOING = (r"in progress|ongoing|on-?going|under way|underway|wip|work in progr
 _ONGOING_CJK = r"进行中|進行中|推进中|推進中|开发中|開發中|対応中|開発中|作業中|🚧"
 _FINISHED = (r"done|completed|complete|finished|shipped|delivered|ended|closed|shelved|abandoned|cancell?ed|"
              r"retired|archived|wrapped up|deleted|removed|discontinued|"
+             # or past in another way: "(HISTORICAL — 2026-03-11 to 2026-03-27, replaced by …)", "(superseded)"
+             r"historical|superseded|obsolete|outdated|defunct|replaced(?: by)?|no longer (?:used|in use|active)|"
              r"erledigt|abgeschlossen|beendet|concluso|conclusa|concluído|concluída|concluido|concluida|entregue|"
              r"terminé|terminée|terminado|terminada|terminato|finalizado|finalizada|completato|"
              r"zakończone|zakończony|zakończona|ukończone|bitti|tamamlandı|selesai|afgerond|avslutad|dokončeno|"
