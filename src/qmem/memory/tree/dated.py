@@ -10,9 +10,20 @@ from __future__ import annotations
 import re
 import time
 
-from . import domains, shapes
+from typing import Any, Callable
+
+from . import shapes
 from .cues_world import EVENTS_WORLD
 from .matter import CLOSED, OPEN, state
+from .verdict import ARCHIVE, GENERAL, HEADING_WEIGHT, PROJECTS, Verdict
+
+# Words that say a matter is current, a heading's bracketed asides, a date (read by `domains` too).
+_CURRENT = re.compile(r"(?i)\b(?:current|currently|active|ongoing|open|now|live|in progress|today|this week|next)\b|"
+                      r"当前|目前|现在|进行中|本周|現在|進行中|今週|aktuell|laufend|hiện tại|đang|현재|진행 ?중|"
+                      r"\b(?:actuel(?:le)?s?|en cours|atua(?:l|is)|em andamento|actual(?:es)?|en curso|vigentes?|jetzt|attual[ei]|in corso|"
+                      r"сейчас|текущ\w*)\b")
+_BRACKETED = re.compile(r"[(（\[【][^)）\]】]*[)）\]】]")
+_DATE = re.compile(r"\d{4}[-/.年]\d{1,2}(?:[-/.月]\d{1,2}日?)?|\b(?:19|20)\d\d\b")
 
 # A heading that records an event on a date: "Session 2026-05-22 — …", "2026-04-09: kickoff",
 # "Meeting (Jan 24, 2026)", "会议 2026-03-01"; a date saying "as of" ("(updated 2026-04-13)") is not one.
@@ -59,7 +70,7 @@ def _update_entry(head: str) -> bool:
     lead = _LEADING_DAY.match(head)
     if not lead:
         return False
-    rest = _AS_OF.sub(" ", domains._BRACKETED.sub(" ", head[lead.end():]))
+    rest = _AS_OF.sub(" ", _BRACKETED.sub(" ", head[lead.end():]))
     return not re.search(r"[^\W\d_]", rest)
 
 
@@ -72,12 +83,13 @@ def _in_future(head: str) -> bool:
 def _log_subject(head: str) -> str:
     """What a dated entry's heading says it is about: its dates, event word and numbering left out
     ("2026-02-03 session: offline mode" → "offline mode")."""
-    text = domains._DATE.sub(" ", re.sub(f"{_MONTH}|{_DAY_FIRST}|{_MONTH_DAY}", " ", head, flags=re.IGNORECASE))
+    text = _DATE.sub(" ", re.sub(f"{_MONTH}|{_DAY_FIRST}|{_MONTH_DAY}", " ", head, flags=re.IGNORECASE))
     text = re.sub(rf"(?i)^[\s\W]*(?:(?:{_EVENT})\b\s*#?\d*)?[\s\-–—:：()（）#,→]*", "", text.strip())
     return text.strip(" -–—:：()（）")
 
 
-def entry(head: str, body: str, table: dict[str, list[str]], context: domains.Context, found: list | None) -> domains.Verdict:
+def entry(head: str, body: str, table: dict[str, list[str]], context: Any, found: list | None,
+          explain: Callable[..., Verdict]) -> Verdict:
     """A dated log entry ("2026-02-03 session: offline mode"): archive when its words say the matter
     is closed; open work stays with the work (its heading's domain, else projects); otherwise it
     is filed by its subject, and archived as a past day's record only when nothing says what it is about."""
@@ -87,37 +99,37 @@ def entry(head: str, body: str, table: dict[str, list[str]], context: domains.Co
         how = ""
     subject = _log_subject(head)
     if how == CLOSED and _BUILT.search(subject):  # "2026-03-26 OpenClaw Office 安裝": what was set up is still there
-        what = re.sub(r"[(（\[【][^)）\]】]*$", " ", domains._BRACKETED.sub(" ", subject))  # its asides left out
-        inner = domains.explain(_BUILT.sub(" ", what).strip(), body, table, context, found, dated=False)
-        if inner.confident and inner.domain != domains.ARCHIVE and any(_strong_heading_cue(c) for c in inner.cues):
+        what = re.sub(r"[(（\[【][^)）\]】]*$", " ", _BRACKETED.sub(" ", subject))  # its asides left out
+        inner = explain(_BUILT.sub(" ", what).strip(), body, table, context, found, dated=False)
+        if inner.confident and inner.domain != ARCHIVE and any(_strong_heading_cue(c) for c in inner.cues):
             inner.cues = [f"a dated log entry of something set up that lasts ({words}), filed by it"] + inner.cues
             return inner
     if how == CLOSED:
-        verdict = domains.Verdict(domains.ARCHIVE)
+        verdict = Verdict(ARCHIVE)
         verdict.cues = [f"heading: a dated log entry, and it says the matter is closed ({words})"]
         return verdict
     if _ONLY_DAY.match(head) and how != OPEN:  # "## 2026-03-01" over the day's notes: the day is all it is about
-        verdict = domains.Verdict(domains.ARCHIVE)
+        verdict = Verdict(ARCHIVE)
         verdict.cues = ["heading: a dated log entry, a day alone (a past day's record)"]
         return verdict
-    inner = domains.explain(subject, body, table, context, found, dated=False, vague=True)
+    inner = explain(subject, body, table, context, found, dated=False, vague=True)
     by_heading = inner.confident and any(_strong_heading_cue(c) for c in inner.cues)
     if how == OPEN:
-        if not by_heading and domains.PROJECTS in table:
-            inner = domains.Verdict(domains.PROJECTS)
+        if not by_heading and PROJECTS in table:
+            inner = Verdict(PROJECTS)
         inner.cues = [f"a dated log entry whose matter is still open ({words})"] + inner.cues
         return inner
-    if inner.confident and inner.domain != domains.GENERAL:
+    if inner.confident and inner.domain != GENERAL:
         inner.cues = ["a dated log entry, filed by its subject"] + inner.cues
         return inner
     leaning = _leaning(inner, context.confidence)
     if leaning:  # two subjects close together are still a subject: better than a past day's catch-all
-        verdict = domains.Verdict(leaning)
+        verdict = Verdict(leaning)
         verdict.scores = inner.scores
         verdict.cues = [f"a dated log entry whose body leans to {leaning} ({inner.scores[leaning]:g}, "
                         f"{inner.support.get(leaning, 0)} pieces of evidence)"]
         return verdict
-    verdict = domains.Verdict(domains.ARCHIVE)
+    verdict = Verdict(ARCHIVE)
     verdict.cues = ["heading: a dated log entry (a past day's record; nothing says what it is about)"]
     return verdict
 
@@ -129,12 +141,12 @@ def _strong_heading_cue(reason: str) -> bool:
         return False
     points = reason.rpartition("(+")[2].rstrip(")")
     try:
-        return float(points) >= domains.HEADING_WEIGHT
+        return float(points) >= HEADING_WEIGHT
     except ValueError:
         return True
 
 
-def _leaning(verdict: domains.Verdict, confidence: float) -> str:
+def _leaning(verdict: Verdict, confidence: float) -> str:
     """The domain an unconfident verdict's body leans to: the best score when it reaches
     `confidence`, a tie going to the domain with more pieces of evidence ("" when still tied)."""
     ranked = sorted(((score, verdict.support.get(d, 0), d) for d, score in verdict.scores.items()), reverse=True)
@@ -148,4 +160,4 @@ def is_entry(head: str, unnumbered: str) -> bool:
     day and what happened, a day alone; not a topic "as of" a day, a current matter or a coming day."""
     return bool(_LOG_ENTRY.match(unnumbered) or _ONLY_DAY.match(unnumbered)) \
         and (not _AS_OF.search(head) or _update_entry(unnumbered)) \
-        and not domains._CURRENT.search(head) and not _in_future(head)
+        and not _CURRENT.search(head) and not _in_future(head)

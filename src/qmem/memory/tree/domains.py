@@ -39,19 +39,14 @@ from ...base.errors import ConfigError
 from .. import secrets, shared
 from .cues import CUES, EMOJI, INSTRUCTION_WORDS, RULE_HEADINGS, TOPICLESS, kana_only
 from . import dated as dated_entries, shapes
+from .dated import _BRACKETED, _CURRENT, _DATE
 from .match import Matcher, fold, for_table, has_kana, matcher, stems, words_of
 from .matter import CLOSED, OPEN, heading_status
 from .units import bare_title
+from .verdict import ACCOUNTS, ARCHIVE, GENERAL, HEADING_WEIGHT, PRIVATE, PROJECTS, RULES, Verdict
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 
-GENERAL = "general"
-ACCOUNTS = "accounts"
-PRIVATE = "private"
-ARCHIVE = "archive"
-RULES = "rules"
-PROJECTS = "projects"
-HEADING_WEIGHT = 3
 EMOJI_TIE = 0.5  # a heading emoji that agrees with one of the domains the heading's words name
 BODY_CAP = 2.5  # most body evidence one domain can collect: less than one heading cue
 BODY_CHARS = 3000  # cues are looked for in the first this many characters of a body (~500 words)
@@ -76,20 +71,14 @@ LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\S")
 _DONE = re.compile(r"(?i)✅|✔|☑|\[x\]|~~.+~~|\b(?:done|completed|finished|shipped|resolved|closed|merged|retired)\b|"
                    r"已完成|已解决|已关闭|已上线|已合并|完了|済み|erledigt|abgeschlossen|đã xong|đã hoàn thành|완료|"
                    r"\b(?:terminée?s?|concluíd[oa]s?|terminad[oa]s?|completat[oa]|готово|сделано|выполнено|завершено)\b")
-_CURRENT = re.compile(r"(?i)\b(?:current|currently|active|ongoing|open|now|live|in progress|today|this week|next)\b|"
-                      r"当前|目前|现在|进行中|本周|現在|進行中|今週|aktuell|laufend|hiện tại|đang|현재|진행 ?중|"
-                      r"\b(?:actuel(?:le)?s?|en cours|atua(?:l|is)|em andamento|actual(?:es)?|en curso|vigentes?|jetzt|attual[ei]|in corso|"
-                      r"сейчас|текущ\w*)\b")
 # A heading's own numbering, dates and asides, which a domain named after it leaves out.
 _NUMBERING = re.compile(r"^(?:[一二三四五六七八九十]+[、.．]|第[一二三四五六七八九十\d]+[章节部分]|\d+(?:\.\d+)*[.)、]?|[ivx]+[.)]|§)\s*",
                         re.IGNORECASE)
 _ASIDE = re.compile(r"\s*(?:[(（\[【][^)）\]】]*[)）\]】]|[-–—:：|/].*)$")
 _LIST_NUMBER = re.compile(r"^(?:\d{1,3}(?:\.\d{1,3})*[.):、]|[ivx]{1,4}[.)]|[a-h][.)]|[一二三四五六七八九十]+[、.．]|"
                           r"第[一二三四五六七八九十\d]+[章节部分])\s*")
-_BRACKETED = re.compile(r"[(（\[【][^)）\]】]*[)）\]】]")
 _PERSON_EMOJI = "[\U0001F466-\U0001F469\U0001F9D1\U0001F474\U0001F475][\U0001F3FB-\U0001F3FF]?"
 _FAMILY_EMOJI = re.compile(f"{_PERSON_EMOJI}(?:\u200d{_PERSON_EMOJI})+")
-_DATE = re.compile(r"\d{4}[-/.年]\d{1,2}(?:[-/.月]\d{1,2}日?)?|\b(?:19|20)\d\d\b")
 
 
 def domain_slug(name: str) -> str:
@@ -158,28 +147,6 @@ def heading_domain(heading: str) -> str:
     every = words_of(text, keep="'")
     words = [w for w in every if not w.isdigit()] or every
     return domain_slug(" ".join(words[:HEADING_DOMAIN_WORDS]))
-
-
-# -- the verdict ------------------------------------------------------------------------------
-
-class Verdict:
-    """A section's domain and the evidence that chose it."""
-
-    __slots__ = ("confident", "cues", "domain", "pin_reason", "pinned", "scores", "secrets", "support")
-
-    def __init__(self, domain: str) -> None:
-        self.domain = domain
-        self.scores: dict[str, float] = {}
-        self.cues: list[str] = []  # "heading: api key (+6)" … for the chosen domain
-        self.secrets: list[tuple[int, str]] = []  # (line in the section, kind)
-        self.pinned = False
-        self.pin_reason = ""
-        self.confident = True
-        self.support: dict[str, int] = {}  # pieces of body evidence per domain (an unconfident verdict's)
-
-    def to_dict(self) -> dict[str, object]:
-        return {"domain": self.domain, "cues": self.cues, "pinned": self.pinned, "pin_reason": self.pin_reason,
-                "secrets": [f"line {n}: {kind}" for n, kind in self.secrets], "confident": self.confident}
 
 
 def explicit_domain(heading: str, table: dict[str, list[str]]) -> str | None:
@@ -290,7 +257,7 @@ def explain(heading: str, body: str, table: dict[str, list[str]], context: Conte
     head = heading_text(heading)
     unnumbered = _LIST_NUMBER.sub("", head) or head  # "18. Protokoll 15.09.2026 – …": the entry starts after its number
     if dated and ARCHIVE in table and dated_entries.is_entry(head, unnumbered):
-        return dated_entries.entry(unnumbered, body, table, context, found)
+        return dated_entries.entry(unnumbered, body, table, context, found, explain)
     person = about_person(heading, context) if "identity" in table else ""
     if person:
         verdict = Verdict("identity")
