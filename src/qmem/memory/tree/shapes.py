@@ -88,6 +88,12 @@ _HOST_PORT = re.compile(r"(?i)\b(?:localhost|[a-z][a-z0-9-]*(?:\.[a-z0-9-]+)+):\
 _SOURCE_FILE = re.compile(r"(?i)(?<![\w.])[\w./-]*\w\.(?:py|ts|tsx|js|jsx|mjs|go|rs|java|kt|rb|php|cpp|cc|hpp|cs|swift|"
                           r"vue|svelte|sql|scala|dart)\b(?![\w/])")
 
+# What a match of each holds, cheap to look for: a body without it has no such address (skips the
+# findall, whose pattern is tried at every position).
+_IP_HINT = re.compile(r"\d\.\d")
+_SOURCE_FILE_HINT = re.compile(r"(?i)\w\.(?:py|ts|tsx|js|jsx|mjs|go|rs|java|kt|rb|php|cpp|cc|hpp|cs|swift|"
+                               r"vue|svelte|sql|scala|dart)\b(?![\w/])")
+
 
 def evidence(body: str) -> list[tuple[str, float, str]]:
     """(domain, points, reason) for each shape the body has (at most one per domain)."""
@@ -104,10 +110,11 @@ def evidence(body: str) -> list[tuple[str, float, str]]:
                    for item in items)
         if days >= 2 and days * 2 >= len(items):
             out.append(("dates", 2.0, f"shape: {days} of {len(items)} items are days of the year or appointments"))
-    machines = len(set(_IP.findall(body))) + len(set(_HOST_PORT.findall(body)))
+    machines = (len(set(_IP.findall(body))) if _IP_HINT.search(body) else 0) + \
+        (len(set(_HOST_PORT.findall(body))) if ":" in body else 0)
     if machines:
         out.append(("infrastructure", min(machines, 2) * 1.0, f"shape: {machines} addresses of machines"))
-    files = len(set(_SOURCE_FILE.findall(body)))
+    files = len(set(_SOURCE_FILE.findall(body))) if _SOURCE_FILE_HINT.search(body) else 0
     if files:
         out.append(("codebase", {1: 1.0, 2: 1.5}.get(files, 2.0), f"shape: {files} source file(s) named"))
     return out
