@@ -1,9 +1,11 @@
-"""secrets.spans skips the assignment regex on a line that holds no secret's name: the pre-check
-(_may_assign) must never say no where the regex could match."""
+"""Pre-checks that skip work on big files must not change a result: secrets.spans skips the
+assignment regex on a line that holds no secret's name (_may_assign must never say no where the
+regex could match); estimate_tokens counts without the two-group findall."""
 
 from __future__ import annotations
 
 import itertools
+import random
 import re
 import sys
 
@@ -67,7 +69,15 @@ def test_the_precheck_says_no_only_where_the_regex_finds_nothing() -> None:
     for line in lines + [f"{a} {b}: 9x" for a, b in itertools.product(SPELLINGS[:40], ("a", "—", "✅"))]:
         if not secrets._may_assign(line):
             assert not list(secrets._ASSIGNMENT.finditer(line)), line
-    assert not secrets._may_assign("Deploy the app — then call Ana → done ✅ at 10:30")
+    assert not secrets._may_assign("Deploy the site — then call Ana → done ✅ at 10:30")
+    assert not secrets._may_assign("Shipping opinions: the codebase keyboard = 3")  # no name opens a word
+    rng = random.Random(7)
+    pieces = SPELLINGS + ["x", "ſ", "K", "ı", "İ", "é", "—", "✅", ":", "=", " ", "-", "_", "9", "Xk9#mQ2v", "`", "s"]
+    for _ in range(20000):
+        line = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 6)))
+        line = line.upper() if rng.random() < 0.3 else line
+        if not secrets._may_assign(line):
+            assert not list(secrets._ASSIGNMENT.finditer(line)), line
     assert secrets._may_assign("ſecret: Xk9#mQ2v")  # ſ folds to s: the regex decides
 
 
@@ -85,3 +95,22 @@ def test_a_line_without_non_ascii_letters_matches_only_an_ascii_spelling() -> No
             assert any(not c.isascii() and c not in folded and re.match(r"\w", c) for c in word), word
     assert all(re.match(r"\w", c) for c in "İıſK")  # the only non-ASCII characters folding to ASCII letters
     assert not [c for c in others if re.match("(?i)[a-z]", c)]
+
+
+def test_estimate_tokens_counts_runs_as_before() -> None:
+    """estimate_tokens splits at CJK runs: one token per CJK character, a quarter per other
+    character, the blanks at the ends of each other run not counted."""
+    from qmem.text.analysis import estimate_tokens
+
+    def slow(text: str) -> int:
+        cjk = other = 0
+        for han, rest in re.findall(r"([\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7ff]+)|([^\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7ff]+)", text):
+            cjk += len(han)
+            other += len(rest.strip())
+        return cjk + (other + 3) // 4
+
+    rng = random.Random(3)
+    alphabet = " \t\nab—→é中文テ한\u3000\u00a0x"
+    for _ in range(5000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 14)))
+        assert estimate_tokens(text) == slow(text), repr(text)

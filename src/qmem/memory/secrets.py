@@ -97,13 +97,15 @@ _NAME_LIKE = re.compile(r"^[A-Z][A-Z0-9]*_[A-Z0-9_]+$|^[a-z]+(?:[-_.][a-z0-9]+)+
 _VERSION = re.compile(r"\d\.\d|:\d")  # "qwen2.5", "llama3.2:3b": a model or version tag
 _WORDS_JOINED = re.compile(r"^[A-Za-z]+(?:-[A-Za-z]+)*$|.*[()]")  # "de-repression", "Dp71Delta(110": prose
 _DIGIT = re.compile(r"\d")
-# What every ASCII spelling of a secret's name (_KEY_WORDS) holds, lowercased: an ASCII line (or one
-# whose only non-ASCII characters are no letters: dashes, arrows, emoji) without any of them cannot
-# match _ASSIGNMENT, so the regex (the costliest rule, tried at every position) is skipped. Only
-# ſ, ı, İ and K fold to ASCII letters under (?i), and they are letters, so such a line goes to the
-# regex as before. tests/memory/test_secrets_speed.py checks every spelling of _KEY_WORDS.
-_KEY_HINTS = ("pass", "pw", "pin", "kennwort", "mdp", "wachtwoord", "haslo", "parola", "sandi", "laluan", "heslo",
-              "contrasena", "clave", "senha", "adgangskode", "secret", "token", "key", "code", "sleutel", "klucz", "anahtar", "kunci", "nyckel")
+# How every ASCII spelling of a secret's name (_KEY_WORDS) begins, lowercased: _ASSIGNMENT matches a
+# name after no ASCII letter, so an ASCII line (or one whose only non-ASCII characters are no letters:
+# dashes, arrows, emoji) without one of these after a non-letter cannot match, and the regex (the
+# costliest rule, tried at every position) is skipped. Only ſ, ı, İ and K fold to ASCII letters under
+# (?i), and they are letters, so a line holding one goes to the regex as before.
+# tests/memory/test_secrets_speed.py checks every spelling of _KEY_WORDS.
+_KEY_HINTS = ("pass", "pw", "pin", "kennwort", "mot de passe", "contrasena", "clave", "senha", "mdp", "wachtwoord",
+              "haslo", "parola", "kata ", "adgangskode", "heslo", "secret", "token", "api", "access", "client",
+              "app", "private", "backup", "recovery", "klucz", "kunci")
 _NON_ASCII_LETTER = re.compile(r"(?![\x00-\x7f])\w")
 
 
@@ -112,7 +114,13 @@ def _may_assign(line: str) -> bool:
     if not line.isascii() and _NON_ASCII_LETTER.search(line):
         return True
     low = line.lower()
-    return any(hint in low for hint in _KEY_HINTS)
+    for hint in _KEY_HINTS:
+        at = low.find(hint)
+        while at >= 0:
+            if at == 0 or not "a" <= low[at - 1] <= "z":
+                return True
+            at = low.find(hint, at + 1)
+    return False
 _SUDO_PIPE = re.compile(r"echo\s+(?P<q>['\"]?)(?P<value>[^\s'\"|]{3,64})(?P=q)\s*\|\s*sudo\s+(?:-\w+\s+)*-S\b")
 _LONG_TOKEN = re.compile(r"(?<![\w/.-])(?P<prefix>[a-z]{2,6}[-_])?(?P<body>[A-Za-z0-9_+/=]{20,})(?![\w/.-])")
 _HEX = re.compile(r"^[0-9a-fA-F]{16,}$")

@@ -48,7 +48,6 @@ _CJK_BLOCKS = (
 )
 _CJK_STARTS = [first for first, _ in _CJK_BLOCKS]
 _cjk_runs: re.Pattern[str] | None = None  # compiled on first use: ~3 ms off every start-up
-_cjk_char: re.Pattern[str] | None = None
 
 _analyzer: tantivy.TextAnalyzer | None = None
 _terms_analyzer: tantivy.TextAnalyzer | None = None
@@ -302,19 +301,13 @@ def estimate_tokens(text: str) -> int:
     The one estimate used by the tree, boot, stats, the docs and the tests.
     """
     global _cjk_runs
-    global _cjk_char
-    if text.isascii():  # no CJK: one run of other characters (what the loop below counts)
+    if text.isascii():  # no CJK: one run of other characters
         return (len(text.strip()) + 3) // 4
-    if _cjk_runs is None or _cjk_char is None:
+    if _cjk_runs is None:
         import re
 
         chars = "".join(f"{chr(a)}-{chr(b)}" for a, b in _CJK_BLOCKS)
-        _cjk_runs = re.compile(f"([{chars}]+)|([^{chars}]+)")
-        _cjk_char = re.compile(f"[{chars}]")
-    if _cjk_char.search(text) is None:  # the same one run, found by a scan in C
-        return (len(text.strip()) + 3) // 4
-    cjk = other = 0
-    for han, rest in _cjk_runs.findall(text):
-        cjk += len(han)
-        other += len(rest.strip())
-    return cjk + (other + 3) // 4
+        _cjk_runs = re.compile(f"[{chars}]+")
+    others = _cjk_runs.split(text)  # the runs of other characters (and "" between CJK runs)
+    cjk = len(text) - sum(map(len, others))
+    return cjk + (sum(map(len, map(str.strip, others))) + 3) // 4

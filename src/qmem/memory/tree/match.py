@@ -225,7 +225,7 @@ class Matcher:
             text = _CURRENCY_ALONE.sub(" money ", text)  # "## $$": a heading of currency signs is about money
         if "`" in text:  # an identifier in code is one word: `payout-worker` holds no "workers"
             text = _CODE_SPAN.sub(_joined, text)
-        tokens = expand([word for word in _WORD.findall(text) if not _CJK.match(word)], heading)
+        tokens = expand(_WORD.findall(text), heading)  # a word opens with a letter of no script _CJK holds
         whole = len(tokens)
         k = 0
         seen = self._seen
