@@ -95,6 +95,10 @@ _LOGIN_LINE = re.compile(r"(?i)(?<![a-zà-ÿ])(?:user(?:name)?\s*/\s*pass|logins
                          r"логін|تسجيل الدخول|लॉगिन|เข้าสู่ระบบ|σύνδεση")
 _NAME_LIKE = re.compile(r"^[A-Z][A-Z0-9]*_[A-Z0-9_]+$|^[a-z]+(?:[-_.][a-z0-9]+)+$")  # OPENAI_API_KEY, gpt-4o-mini: names
 _VERSION = re.compile(r"\d\.\d|:\d")  # "qwen2.5", "llama3.2:3b": a model or version tag
+# an environment variable's NAME ("`NOTION_API_KEY`", "OPENAI_API_KEY"): words of capitals joined by "_",
+# a version's digits at most ("GPT4_TOKEN"); "ADMIN_PASS_2024" keeps a segment of digits alone
+_VARIABLE_NAME = re.compile(r"^[A-Z]+[0-9]{0,2}(?:_[A-Z]+[0-9]{0,2})+$")
+_HANDLE = re.compile(r"^@[A-Za-z][\w.]{1,30}$")  # "@Evolv3": someone's name on a network, not a password
 _WORDS_JOINED = re.compile(r"^[A-Za-z]+(?:-[A-Za-z]+)*$|.*[()]")  # "de-repression", "Dp71Delta(110": prose
 _DIGIT = re.compile(r"\d")
 # How every ASCII spelling of a secret's name (_KEY_WORDS) begins, lowercased: _ASSIGNMENT matches a
@@ -210,6 +214,8 @@ def _assigned(line: str, match: re.Match[str]) -> bool:
         return False  # "pin map on .34:18091": a host and its port, not a PIN
     if match.group("space") is not None:  # "password rotates", "tokens  agents-and-tasks": no colon,
         return any(c.isdigit() for c in value) and _kinds(value) >= 3 and _secretish(value)  # only an obvious one
+    if _VARIABLE_NAME.match(value.rstrip(".,;)`'\"*_")):
+        return False  # "API keys still needed: `RISK_OFFICER_TOKEN`, …": which variables, not their values
     quoted = line[match.start("value") - 1:match.start("value")] in "`'\"" and match.start("value") > 0
     if not _PASSWORD_KEY.match(key) and _WORDS_JOINED.match(value.rstrip(".,;)`'\"*_")):
         # "secret: telegram-bot-tokens" is words; "**Secret:** `firtl-uvpyo`", a quoted literal, is a value
@@ -288,9 +294,9 @@ def _pair_spans(line: str) -> list[tuple[int, int, str]]:
         elif _LOGIN_LINE.search(line):  # a login line: a password has a digit or a symbol in it
             secret = _kinds(value) >= 2 and any(c.isdigit() or not (c.isalnum() or c == "_") for c in value) \
                 and not _WORDS_JOINED.match(value)
-        else:  # no login in sight: "gpt-4o / gpt-4o-mini" is two names
+        else:  # no login in sight: "gpt-4o / gpt-4o-mini" is two names, "Ev / @Evolv3" a name and a handle
             secret = any(c.isdigit() for c in value) and _kinds(value) >= 3 and _secretish(value) \
-                and not _NAME_LIKE.match(value) and not _NAME_LIKE.match(user)
+                and not _NAME_LIKE.match(value) and not _NAME_LIKE.match(user) and not _HANDLE.match(value)
         if secret:
             found.append((match.start("value"), match.start("value") + len(value), "password"))
     for match in _TIGHT_PAIR.finditer(line):  # "db user/pass: app/S3cret!": a login word just before

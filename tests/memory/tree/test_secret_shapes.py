@@ -234,3 +234,25 @@ def test_keys_listed_under_a_keys_heading_are_secrets():
 
 def test_a_value_keeps_its_closing_bracket_out_of_the_mask():
     assert secrets.mask("- password: Tq8vLm2x)") == "- password: [secret])"
+
+
+NAMES_NOT_VALUES = [
+    "- API keys still needed: `BILLING_TOKEN`, `CALENDAR_API_KEY`, `GPT4_TOKEN`.",  # variables' names, to be set
+    "- token: set as DEPLOY_HOOK_TOKEN in the runner",
+    "- Name: Мария (Maria) Петрова, goes by Masha / @Mashka7",                  # a name and a social handle
+]
+VALUES_STILL = [
+    "- password: ADMIN_PASS_2024",          # capitals and a segment of digits: a value, not a variable's name
+    "- admin / @dm1n!x",                    # after a login name, '@' opens a password like any other mark
+    "- token: ghp_" + "aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5",
+]
+
+
+@pytest.mark.parametrize("line", NAMES_NOT_VALUES)
+def test_variable_names_and_handles_are_not_secrets(line):
+    assert not secrets.has_secret(line), secrets.spans(line)
+
+
+@pytest.mark.parametrize("line", VALUES_STILL)
+def test_values_beside_variable_names_and_handles_still_are(line):
+    assert secrets.has_secret(line), line
