@@ -157,3 +157,10 @@ def test_a_code_convention_said_with_yueding_is_the_code_s(heading, expected, pi
     text = f"# 记忆\n\n## {heading}\n\n- 目录按模块分\n- 文件名用小写\n\n## 项目\n\n- 新版官网\n"
     part = shape.plan(text, {}).parts[0]
     assert (part.domain if not part.pinned else "rules", part.pinned) == (expected, pinned)
+
+
+def test_of_two_domains_a_body_names_as_strongly_the_heading_s_emoji_picks_one():
+    """"🔑 重要設定": the broad word for settings lets the body decide; the body names the keys and
+    the agent's bots as strongly, and the key emoji breaks that tie (emoji decorate: they break ties)."""
+    body = "- API Keys（加密存放）：搜尋平台、Telegram 機器人\n- 載入腳本在 scripts/ 下\n"
+    assert domain("🔑 重要設定", body, Context(TABLE, _AGENT_FILE)) == "accounts"

@@ -286,7 +286,8 @@ def explain(heading: str, body: str, table: dict[str, list[str]], context: Conte
                 v for k, v in heading_scores.items() if k != ARCHIVE)]
         kind = _kind(head, named, where)
         best = kind or max(named, key=lambda d: (body_scores.get(d, 0), -named.index(d)))
-        sense = _body_sense(best, broad, body_scores, context.confidence) if best in broad and best != ARCHIVE else ""
+        hinted = {d for e, d in EMOJI.items() if e in heading}
+        sense = _body_sense(best, broad, body_scores, context.confidence, hinted) if best in broad and best != ARCHIVE else ""
         verdict = Verdict(sense or best)
         verdict.scores = {d: heading_scores.get(d, 0) + body_scores.get(d, 0) for d in set(heading_scores) | set(body_scores)}
         verdict.cues = why.get(sense or best, [])
@@ -377,10 +378,13 @@ def _tools_are_the_agent_s(scores: dict[str, float], order: list[str], why: dict
                 why["agents"] = [f"heading: {text}, in a file about an agent, is the agent's tool (+{scores['agents']:g})"]
 
 
-def _body_sense(best: str, broad: set[str], body_scores: dict[str, float], confidence: float) -> str:
+def _body_sense(best: str, broad: set[str], body_scores: dict[str, float], confidence: float,
+                hinted: frozenset[str] | set[str] = frozenset()) -> str:
     """A heading whose only word for its domain is a broad everyday one ("Tariff model": model?,
-    "$$": money?) means what the body is about, when the body clearly names another domain."""
-    ranked = sorted(((s, d) for d, s in body_scores.items() if d != best), reverse=True)
+    "$$": money?) means what the body is about, when the body clearly names another domain. Of two
+    such domains the body names as strongly, the one the heading's emoji names wins ("🔑 重要設定")."""
+    ranked = sorted(((s, d in hinted, d) for d, s in body_scores.items() if d != best), reverse=True)
+    ranked = [(s, d) for s, _, d in ranked]
     if ranked and ranked[0][0] >= confidence and ranked[0][0] - body_scores.get(best, 0) >= MARGIN:
         return ranked[0][1]
     return ""
