@@ -383,8 +383,7 @@ def _body_sense(best: str, broad: set[str], body_scores: dict[str, float], confi
     """A heading whose only word for its domain is a broad everyday one ("Tariff model": model?,
     "$$": money?) means what the body is about, when the body clearly names another domain. Of two
     such domains the body names as strongly, the one the heading's emoji names wins ("🔑 重要設定")."""
-    ranked = sorted(((s, d in hinted, d) for d, s in body_scores.items() if d != best), reverse=True)
-    ranked = [(s, d) for s, _, d in ranked]
+    ranked = [(s, d) for s, _, d in sorted(((s, d in hinted, d) for d, s in body_scores.items() if d != best), reverse=True)]
     if ranked and ranked[0][0] >= confidence and ranked[0][0] - body_scores.get(best, 0) >= MARGIN:
         return ranked[0][1]
     return ""
