@@ -16,8 +16,10 @@ from ..base.errors import BadInputError, IndexCorruptError, is_engine_panic
 from ..base.fsutil import glob_to_regex
 from ..backends import open_searcher
 from ..base.conventions import parse_type
-from ..base.dates import day_from_number, day_number
+from ..base.dates import day_number
 from .hits import Files, Hit, build_hit  # re-exported: callers import them from search
+from . import priors as day_priors
+from .priors import ORDER_PRIOR, ORDER_SHARE  # noqa: F401 - re-exported: tests and docs name them here
 from ..text import snippets
 from ..text.snippets import Snippet
 
@@ -51,14 +53,6 @@ RERANK_DEPTH = 10
 # abstracts) are ranked by BM25 about as their entries would be, and cost no extra reads.
 LONG_LOG_DEPTH = 20
 LONG_LOG_ENTRIES = 12
-# A question about the first or the last time ("the first time I…", "where do I currently…",
-# "上次…", "我第一次…": `query.ordinal`): of the candidates whose text score is at least
-# ORDER_SHARE of the best one's, the earliest (or latest) day's sections score (1 + ORDER_PRIOR)
-# times. Measured on LongMemEval dev (its ordinal questions: "since I last visited",
-# "my current setup", "initially", "currently"): turn@10 0.944 -> 0.961, @5 0.897 -> 0.903;
-# share 0.3/0.5/0.7/1.0 gave @10 0.950/0.950/0.961/0.956, prior 1.0 lost @5 (0.892).
-ORDER_PRIOR = 0.5
-ORDER_SHARE = 0.7
 BUDGET_POOL = 50  # hits considered for --budget when -n is not given
 HIT_OVERHEAD_TOKENS = 24  # path, heading, score and JSON keys of one hit
 
@@ -369,7 +363,7 @@ def _run(cfg: Config, form: query_mod.QueryForm, options: SearchOptions, searche
     """Top sections by BM25, re-ranked by their best entries; a date named in the query and
     `--recency` re-weigh each hit on its own (a hit's score never depends on the other hits
     or on a filter), except that a question about the first or the last time favours the
-    earliest or latest of the candidates that match it (`order_day`)."""
+    earliest or latest of the candidates that match it (`day_priors.order_day`)."""
     files = Files()
     priors = bool(form.date_priors or options.recency)
     # overlapping collections index a file more than once; a prior (a named day, recency, the
@@ -399,7 +393,7 @@ def _run(cfg: Config, form: query_mod.QueryForm, options: SearchOptions, searche
         day = doc["date"][0]
         in_range = any(low <= day <= high for low, high in form.date_priors)
         date_factor = 1.0 + DATE_PRIOR if in_range else 1.0
-        recency_factor = _recency(day, now, options.recency) if options.recency else 1.0
+        recency_factor = day_priors.recency(day, now, options.recency) if options.recency else 1.0
         final = (score * date_factor + (date_bonus if in_range else 0.0)) * recency_factor
         ranked.append((final, date_factor, recency_factor, {**doc, "_bm25": score}))
     ranked.sort(key=lambda row: -row[0])
@@ -439,7 +433,7 @@ def _run(cfg: Config, form: query_mod.QueryForm, options: SearchOptions, searche
         doc["_text"] = text
         rescored.append((final, date_factor, recency_factor, doc, hit, k))
     if form.order:
-        rescored = _order_prior(rescored, form.order)
+        rescored = day_priors.order_prior(rescored, form.order)
     rescored.sort(key=lambda row: -row[0])
     # only the hits returned get a snippet (the pool is read to rank, not to show)
     for score, date_factor, recency_factor, doc, hit, k in rescored:
@@ -457,46 +451,6 @@ def _run(cfg: Config, form: query_mod.QueryForm, options: SearchOptions, searche
     if options.budget:
         return fit_budget(hits, options.budget, options.limit)
     return hits[:options.limit]
-
-
-def order_day(candidates: list[tuple[int, float]], order: str) -> int:
-    """The day a question about the first (`order` "first") or last ("last") time points at,
-    among (day, text score) candidates: the earliest or latest day of those scoring at least
-    ORDER_SHARE of the best; 0 when none is dated. Only what already matches the rest of the
-    question competes: the prior picks among answers, it finds none."""
-    best = max((score for _, score in candidates), default=0.0)
-    days = [day for day, score in candidates if day and score >= ORDER_SHARE * best]
-    if not days:
-        return 0
-    return min(days) if order == "first" else max(days)
-
-
-def _order_prior(rescored: list, order: str) -> list:
-    """`rescored` with the sections of the `order_day` scoring (1 + ORDER_PRIOR) times (the
-    one prior that looks at the other candidates: "first" and "last" mean nothing alone)."""
-    target = order_day([(row[3]["date"][0], row[3]["_text"]) for row in rescored], order)
-    if not target:
-        return rescored
-    out = []
-    for row in rescored:
-        if row[3]["date"][0] == target:
-            row[4].score = row[0] * (1.0 + ORDER_PRIOR)
-            row[3]["_order"] = 1.0 + ORDER_PRIOR
-            row = (row[4].score, *row[1:])
-        out.append(row)
-    return out
-
-
-def _recency(day: int, now: int, half_life: float) -> float:
-    """A dated section loses up to half its score with age (half-life in days); an undated
-    (evergreen) section such as MEMORY.md or a topic file is never demoted."""
-    if not day or half_life <= 0:
-        return 1.0
-    try:
-        age = max(0, (day_from_number(now) - day_from_number(day)).days)
-    except ValueError:
-        return 1.0
-    return 0.5 + 0.5 * 0.5 ** (age / half_life)
 
 
 def _explain(form: query_mod.QueryForm, hit: Hit, weights: list[float], bm25: float, date_factor: float,
