@@ -18,12 +18,12 @@ from .matter import CLOSED, OPEN, state
 from .verdict import ARCHIVE, GENERAL, HEADING_WEIGHT, PROJECTS, Verdict
 
 # Words that say a matter is current, a heading's bracketed asides, a date (read by `domains` too).
-_CURRENT = re.compile(r"(?i)\b(?:current|currently|active|ongoing|open|now|live|in progress|today|this week|next)\b|"
+CURRENT = re.compile(r"(?i)\b(?:current|currently|active|ongoing|open|now|live|in progress|today|this week|next)\b|"
                       r"当前|目前|现在|进行中|本周|現在|進行中|今週|aktuell|laufend|hiện tại|đang|현재|진행 ?중|"
                       r"\b(?:actuel(?:le)?s?|en cours|atua(?:l|is)|em andamento|actual(?:es)?|en curso|vigentes?|jetzt|attual[ei]|in corso|"
                       r"сейчас|текущ\w*)\b")
-_BRACKETED = re.compile(r"[(（\[【][^)）\]】]*[)）\]】]")
-_DATE = re.compile(r"\d{4}[-/.年]\d{1,2}(?:[-/.月]\d{1,2}日?)?|\b(?:19|20)\d\d\b")
+BRACKETED = re.compile(r"[(（\[【][^)）\]】]*[)）\]】]")
+DATE = re.compile(r"\d{4}[-/.年]\d{1,2}(?:[-/.月]\d{1,2}日?)?|\b(?:19|20)\d\d\b")
 
 # A heading that records an event on a date: "Session 2026-05-22 — …", "2026-04-09: kickoff",
 # "Meeting (Jan 24, 2026)", "会议 2026-03-01"; a date saying "as of" ("(updated 2026-04-13)") is not one.
@@ -44,7 +44,7 @@ _EVENT += "|minutes|protokoll|protocol|протокол|verbale|acta|ata|notulen
 _EVENT += f"|{EVENTS_WORLD}"  # and in the languages of cues_world.py
 # a day with no year opening a heading: "11/3 オフ会", "3月5日 面談" (a daily note's own date)
 _DAY_NO_YEAR = r"(?:(?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12]\d|3[01])|(?:0?[1-9]|1[0-2])月(?:0?[1-9]|[12]\d|3[01])日)(?![\d/])"
-_LOG_ENTRY = re.compile(rf"(?i)^(?:(?:{_EVENT})\s*(?:#?\d+\s*)?[-–—:：(（]?\s*(?:(?:du|de|del|do|da|vom|am|on|of|от|il)\s+)?{_DAY}|{_DAY}\s*(?:→\s*{_DAY}\s*)?(?:[-–—:：]|\s+\S)|"
+LOG_ENTRY = re.compile(rf"(?i)^(?:(?:{_EVENT})\s*(?:#?\d+\s*)?[-–—:：(（]?\s*(?:(?:du|de|del|do|da|vom|am|on|of|от|il)\s+)?{_DAY}|{_DAY}\s*(?:→\s*{_DAY}\s*)?(?:[-–—:：]|\s+\S)|"
                         rf"(?:{_EVENT})\s*#?\d*\b.*[(（]\s*{_DAY}|{_DAY_NO_YEAR}\s+\S)")
 # A dated entry whose heading names a way of working that lasts (a process, workflow, procedure, how-to)
 # or marks itself important is no past day's record, however much of it is done.
@@ -70,7 +70,7 @@ def _update_entry(head: str) -> bool:
     lead = _LEADING_DAY.match(head)
     if not lead:
         return False
-    rest = _AS_OF.sub(" ", _BRACKETED.sub(" ", head[lead.end():]))
+    rest = _AS_OF.sub(" ", BRACKETED.sub(" ", head[lead.end():]))
     return not re.search(r"[^\W\d_]", rest)
 
 
@@ -83,7 +83,7 @@ def _in_future(head: str) -> bool:
 def _log_subject(head: str) -> str:
     """What a dated entry's heading says it is about: its dates, event word and numbering left out
     ("2026-02-03 session: offline mode" → "offline mode")."""
-    text = _DATE.sub(" ", re.sub(f"{_MONTH}|{_DAY_FIRST}|{_MONTH_DAY}", " ", head, flags=re.IGNORECASE))
+    text = DATE.sub(" ", re.sub(f"{_MONTH}|{_DAY_FIRST}|{_MONTH_DAY}", " ", head, flags=re.IGNORECASE))
     text = re.sub(rf"(?i)^[\s\W]*(?:(?:{_EVENT})\b\s*#?\d*)?[\s\-–—:：()（）#,→]*", "", text.strip())
     return text.strip(" -–—:：()（）")
 
@@ -99,7 +99,7 @@ def entry(head: str, body: str, table: dict[str, list[str]], context: Any, found
         how = ""
     subject = _log_subject(head)
     if how == CLOSED and _BUILT.search(subject):  # "2026-03-26 OpenClaw Office 安裝": what was set up is still there
-        what = re.sub(r"[(（\[【][^)）\]】]*$", " ", _BRACKETED.sub(" ", subject))  # its asides left out
+        what = re.sub(r"[(（\[【][^)）\]】]*$", " ", BRACKETED.sub(" ", subject))  # its asides left out
         inner = explain(_BUILT.sub(" ", what).strip(), body, table, context, found, dated=False)
         if inner.confident and inner.domain != ARCHIVE and any(_strong_heading_cue(c) for c in inner.cues):
             inner.cues = [f"a dated log entry of something set up that lasts ({words}), filed by it"] + inner.cues
@@ -158,6 +158,6 @@ def _leaning(verdict: Verdict, confidence: float) -> str:
 def is_entry(head: str, unnumbered: str) -> bool:
     """Is the heading (`unnumbered`: without its list number) a dated log entry: an event on a day, a
     day and what happened, a day alone; not a topic "as of" a day, a current matter or a coming day."""
-    return bool(_LOG_ENTRY.match(unnumbered) or _ONLY_DAY.match(unnumbered)) \
+    return bool(LOG_ENTRY.match(unnumbered) or _ONLY_DAY.match(unnumbered)) \
         and (not _AS_OF.search(head) or _update_entry(unnumbered)) \
-        and not _CURRENT.search(head) and not _in_future(head)
+        and not CURRENT.search(head) and not _in_future(head)

@@ -39,7 +39,7 @@ from ...base.errors import ConfigError
 from .. import secrets, shared
 from .cues import CUES, EMOJI, INSTRUCTION_WORDS, RULE_HEADINGS, TOPICLESS, kana_only
 from . import dated as dated_entries, shapes
-from .dated import _BRACKETED, _CURRENT, _DATE
+from .dated import BRACKETED, CURRENT, DATE
 from .match import Matcher, fold, for_table, has_kana, matcher, stems, words_of
 from .matter import CLOSED, OPEN, heading_status
 from .units import bare_title
@@ -122,9 +122,9 @@ def heading_text(heading: str) -> str:
 def topicless(heading: str) -> bool:
     """Does the heading name no topic, only that it holds memory ("Core Memories", "Misc",
     "Key facts", "雜項", "其他", "メモ", "Sonstiges")? Its numbering, dates and asides aside."""
-    text = _DATE.sub("", heading_text(heading))
+    text = DATE.sub("", heading_text(heading))
     text = _NUMBERING.sub("", text.strip()) or text
-    text = _BRACKETED.sub(" ", text)
+    text = BRACKETED.sub(" ", text)
     rest = _TOPICLESS_CJK.sub("", text) if _TOPICLESS_CJK else text
     words = re.findall(r"[^\W\d_]+", rest)
     if not words and not re.search(r"[^\W\d_]", text):
@@ -138,7 +138,7 @@ def heading_domain(heading: str) -> str:
     its first few words ("Key Issues (Blocked on Human Action)" → key-issues, "三、用户明确要求
     （永久有效）" → 用户明确要求)."""
     full = heading_text(heading)
-    text = _DATE.sub("", full).strip() or full  # a heading that is only a date keeps it
+    text = DATE.sub("", full).strip() or full  # a heading that is only a date keeps it
     text = _NUMBERING.sub("", text) or text
     shorter = _ASIDE.sub("", text).strip()
     text = shorter or text
@@ -410,7 +410,7 @@ def _heading_evidence(head: str, heading: str, matcher_: Matcher, table: dict[st
     positions: dict[str, int] = {}
     why: dict[str, list[str]] = {}
     head = _LIST_NUMBER.sub("", head) or head  # "2) Về Lan": a cue for the heading's start starts after the number
-    main = _BRACKETED.sub(" ", head).strip()
+    main = BRACKETED.sub(" ", head).strip()
     found = matcher_.find(main, heading=True, kana=kana) if main and main != head else []
     label = _LABEL.match(head)
     if label:  # "專案：存錢筒 App", "Project: Ferry app": a label before a colon says what kind of note it is
@@ -448,7 +448,7 @@ def _heading_evidence(head: str, heading: str, matcher_: Matcher, table: dict[st
         why.setdefault(domain, []).append(f"heading: {emoji} (+{points:g})")
     if scores.get(RULES) and rules_only_aside(head, matcher_, body):  # "Agent Architecture — Design Principles"
         del scores[RULES]
-    if scores.get(ARCHIVE) and _CURRENT.search(head):  # "Current history of X" is current
+    if scores.get(ARCHIVE) and CURRENT.search(head):  # "Current history of X" is current
         del scores[ARCHIVE]
     if where is not None:  # where each domain's first cue stands in `head` (as cut above)
         where.update({d: at for d, at in positions.items() if 0 <= at < 10**5})

@@ -7,8 +7,7 @@ from __future__ import annotations
 import re
 
 from .domains import LIST_ITEM, PIN_TAG, BODY_CHARS, PROJECTS, RULES, rule_matchers, rules_only_aside, heading_text
-from .dated import _LOG_ENTRY as LOG_ENTRY
-from .domains import _CURRENT as CURRENT
+from .dated import CURRENT, LOG_ENTRY
 from .match import Matcher, fold, for_table
 from .units import bare_title
 
