@@ -1,5 +1,5 @@
 """The plan of a bonsai tree: MEMORY.md cut into units (`units.py`), each pinned (kept in the
-root) or classified (`domains.py`) and filed as one or more leaves; the root's pinned core
+root) or classified (`domains.py`, then `file_prior.py`: the file's own world) and filed as one or more leaves; the root's pinned core
 bounded to a share of the root's budget. Pure functions of text; `grow.py` does the file work.
 
 Pins are bounded: explicit ones (`[pin]`, `[P0]`, `[tree] pinned`) first, then sections read as
@@ -19,7 +19,7 @@ from ...text.analysis import estimate_tokens
 from ..workspace import STATS_END, STATS_START, SUMMARY_END, SUMMARY_START, raw_lines
 from .. import shared
 from . import domains as domains_mod
-from . import instructions
+from . import file_prior, instructions
 from .indexes import (  # noqa: F401 - re-exported: the tree's callers reach them here
     ALSO,
     DOMAINS_HEADING,
@@ -154,6 +154,7 @@ def plan(text: str, tree_config: dict[str, object], config_file: str = "", root_
         _settle_entries(parts, text, table, context)
         parts = _merge_runs(parts, leaf_budget(tree_config, estimate_tokens(text)))
     else:
+        file_prior.settle(parts)  # the file's own world, for sections its first verdicts left weak
         _settle_own_domains(parts)
     the_plan = Plan(preamble, parts)
     if root_budget is not None:
