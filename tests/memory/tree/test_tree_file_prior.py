@@ -43,52 +43,48 @@ def parts(text: str) -> dict[str, shape.Part]:
     return {p.title: p for p in shape.plan(text, {}).parts}
 
 
+LANTERN = "\n## Lantern\nThe pretty printer keeps comments after a refactor.\n"
+
+
 def test_a_weak_section_joins_the_domain_most_of_the_file_holds() -> None:
     # alone, "Lantern" is a tie (printer: infrastructure, refactor: codebase); the file is about code
-    found = parts(COMPILER + "\n## Lantern\nThe pretty printer keeps comments after a refactor.\n")["Lantern"]
-    assert found.domain == "codebase"
-    assert found.verdict is not None and found.verdict.confident
-    assert "mostly codebase (5 of 5)" in found.verdict.cues[0]
-    assert any("on its own no domain was clear" in c for c in found.verdict.cues)
+    text = COMPILER + LANTERN + "\n## Heron\nHeron is the name of the parrot who sits on the desk.\n"
+    found = parts(text)
+    lantern = found["Lantern"]
+    assert lantern.domain == "codebase"
+    assert lantern.verdict is not None and lantern.verdict.confident
+    assert "mostly codebase (5 of 5)" in lantern.verdict.cues[0]
+    assert any("on its own no domain was clear" in c for c in lantern.verdict.cues)
+    assert found["Heron"].domain == "heron"  # no evidence for the file's domain: it keeps its own name
 
 
-def test_a_weak_section_with_no_evidence_for_it_keeps_its_own_name() -> None:
-    found = parts(COMPILER + "\n## Heron\nHeron is the name of the parrot who sits on the desk.\n")["Heron"]
-    assert found.domain == "heron"
-
-
-def test_a_small_file_has_no_majority() -> None:
+def test_it_takes_a_majority_of_five_sections_or_more() -> None:
+    assert parts(COMPILER + LANTERN)["Lantern"].domain == "codebase"
     small = COMPILER.split("## Test Suite")[0]  # two sections filed with confidence
-    found = parts(small + "\n## Lantern\nThe pretty printer keeps comments after a refactor.\n")["Lantern"]
-    assert found.domain == "lantern"
-
-
-def test_a_file_split_between_two_worlds_has_no_majority() -> None:
+    assert parts(small + LANTERN)["Lantern"].domain == "lantern"
     # four sections about code, four about family: neither holds more than the other
-    split = COMPILER.split("## Test Suite")[0] + "\n## Repository Layout\nsrc/ holds the compiler, tests/ the build.\n"
-    found = parts(split + FAMILY + "\n## Lantern\nThe pretty printer keeps comments after a refactor.\n")["Lantern"]
-    assert found.domain == "lantern"
+    split = small + "\n## Repository Layout\nsrc/ holds the compiler, tests/ the build.\n" + FAMILY
+    assert parts(split + LANTERN)["Lantern"].domain == "lantern"
 
 
-def test_broad_heading_words_give_way_to_the_file_s_world() -> None:
+def test_broad_heading_words_give_way_to_the_file_s_world_full_cues_do_not() -> None:
     # "Tooling setup": tools and setup are broad words for infrastructure; the body names the build too
     text = COMPILER + ("\n## Tooling setup\nInstall the formatter, then the build cache; the tests need the nightly "
-                       "toolchain and the repo hooks.\n")
-    found = parts(text)["Tooling setup"]
-    assert found.domain == "codebase"
-    assert found.verdict is not None
-    assert found.verdict.cues[0].startswith("infrastructure rests on broad words or the body alone")
-    assert "mostly codebase (5 of 5)" in found.verdict.cues[0]
-
-
-def test_a_full_heading_cue_is_not_overruled_by_the_file() -> None:
-    text = COMPILER + "\n## Deployment\nThe build is shipped to the server by the repo's release job.\n"
-    assert parts(text)["Deployment"].domain == "infrastructure"
+                       "toolchain and the repo hooks.\n"
+                       "\n## Deployment\nThe build is shipped to the server by the repo's release job.\n")
+    found = parts(text)
+    tooling = found["Tooling setup"]
+    assert tooling.domain == "codebase"
+    assert tooling.verdict is not None
+    assert tooling.verdict.cues[0].startswith("infrastructure rests on broad words or the body alone")
+    assert "mostly codebase (5 of 6)" in tooling.verdict.cues[0]  # Deployment is the sixth
+    assert found["Deployment"].domain == "infrastructure"  # a full heading cue is not overruled
 
 
 def test_secrets_and_rules_stay_where_they_are() -> None:
-    text = COMPILER + ("\n## Build notes\nThe build cache token is ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8" + "\n"
-                       "\n## Rules\n- Always run the tests before a commit.\n- Never push to main.\n")
+    text = COMPILER + LANTERN + ("\n## Build notes\nThe build cache token is ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+                                 + "\n\n## Rules\n- Always run the tests before a commit.\n- Never push to main.\n")
     found = parts(text)
+    assert found["Lantern"].domain == "codebase"
     assert found["Build notes"].domain == "accounts"
     assert found["Rules"].pinned

@@ -60,15 +60,14 @@ def _loose(verdict: Verdict) -> bool:
     return True
 
 
-def majority(parts: list[Part], leave_out: Part | None = None) -> tuple[str, int, int] | None:
-    """(domain, its sections, all counted sections) when one domain holds at least MAJORITY of the
-    file's confidently filed sections (`leave_out` not counted), else None."""
-    counts = Counter(p.domain for p in parts if p is not leave_out and _counted(p))
+def majority(counts: Counter[str]) -> tuple[str, int, int] | None:
+    """(domain, its sections, all counted sections) when one domain holds at least MAJORITY of
+    `counts` (the file's confidently filed sections per domain), MIN_SECTIONS or more, else None."""
     total = sum(counts.values())
     if total < MIN_SECTIONS:
         return None
-    domain, n = counts.most_common(1)[0]
-    if n < total * MAJORITY or sum(c == n for c in counts.values()) > 1:
+    (domain, n), *rest = counts.most_common(2)
+    if n < total * MAJORITY or (rest and rest[0][1] == n):
         return None
     return domain, n, total
 
@@ -76,11 +75,13 @@ def majority(parts: list[Part], leave_out: Part | None = None) -> tuple[str, int
 def settle(parts: list[Part]) -> None:
     """Re-decide weak and loosely decided sections toward the file's majority domain (see above)."""
     moves: list[tuple[Part, str, list[str]]] = []
+    counts = Counter(p.domain for p in parts if _counted(p))
     for part in parts:
         verdict = part.verdict
         if not isinstance(verdict, Verdict) or part.pinned or verdict.secrets or not part.heading:
             continue
-        found = majority(parts, leave_out=part)
+        others = counts - Counter([part.domain]) if _counted(part) else counts  # the file without this section
+        found = majority(others)
         if found is None:
             continue
         domain, n, total = found
