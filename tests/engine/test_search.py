@@ -306,7 +306,7 @@ def test_short_sections_are_re_ranked_ten_deep(tmp_path, monkeypatch):
     cfg = _collection(tmp_path, {f"notes/n{k:02d}.md": f"# N{k}\n\n- cat food {k}\n- dog\n" for k in range(30)})
     marked = []
     real = snippets.scorer
-    monkeypatch.setattr(snippets, "scorer", lambda body, units: marked.append(body) or real(body, units))
+    monkeypatch.setattr(snippets, "scorer", lambda body, units, side="": marked.append(body) or real(body, units, side))
     assert len(search.search(cfg, "cat food", SearchOptions(limit=5))) == 5
     assert len(marked) == search.RERANK_DEPTH
 

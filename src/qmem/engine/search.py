@@ -166,6 +166,7 @@ def build_form(text: str, options: SearchOptions) -> query_mod.QueryForm:
             text, date_text = rest, " ".join(r.text for r in ranges)
     form = query_mod.parse(text, options.exact)
     form.order = query_mod.ordinal(text)
+    form.side = query_mod.speaker_side(text)
     form.date_options = date_options
     form.date_priors = [options[0] for options in date_options]  # until a search settles them
     form.date_units = query_mod.units_for(date_text) if date_text else []
@@ -409,7 +410,7 @@ def _run(cfg: Config, form: query_mod.QueryForm, options: SearchOptions, searche
             hit = build_hit(cfg, doc, score, units, 0, files, weights, read=True)
             if hit is not None:
                 read.append((date_factor, recency_factor, doc, hit))
-                scorers.append(snippets.scorer(hit.body, units))
+                scorers.append(snippets.scorer(hit.body, units, form.side))
                 if len(read) >= size:
                     return
 
@@ -446,7 +447,7 @@ def _run(cfg: Config, form: query_mod.QueryForm, options: SearchOptions, searche
                                                 scorers[k], ranked=(hit.snippet.weight, hit.snippet.entries))
         if options.explain:
             hit.explain = _explain(form, hit, weights, doc["_bm25"], date_factor, recency_factor, doc["_entry"],
-                                   doc.get("_order", 1.0))
+                                   doc.get("_order", 1.0), scorers[k].factors is not None)
         hits.append(hit)
     if options.budget:
         return fit_budget(hits, options.budget, options.limit)
@@ -454,9 +455,11 @@ def _run(cfg: Config, form: query_mod.QueryForm, options: SearchOptions, searche
 
 
 def _explain(form: query_mod.QueryForm, hit: Hit, weights: list[float], bm25: float, date_factor: float,
-             recency_factor: float, entry: float = 0.0, order_factor: float = 1.0) -> dict[str, object]:
+             recency_factor: float, entry: float = 0.0, order_factor: float = 1.0,
+             sided: bool = False) -> dict[str, object]:
     """Why a hit ranks where it does: the units it holds with their weights, the priors,
-    the snippet window."""
+    the snippet window. `sided`: the question asks about one side's words and this section is
+    a two-party log (its other side's lines weigh less)."""
     snippet: Snippet = hit.snippet
     units = [*form.should, *form.must]
     matched = {" ".join(units[u].tokens) if len(units[u].tokens) > 1 and not all(len(t) == 1 for t in units[u].tokens)
@@ -469,6 +472,8 @@ def _explain(form: query_mod.QueryForm, hit: Hit, weights: list[float], bm25: fl
         out["recency"] = round(recency_factor, 3)
     if form.order:
         out["order_prior"] = {"order": form.order, "factor": round(order_factor, 3)}
+    if form.side:
+        out["speaker_prior"] = {"side": form.side, "other_side": snippets.SIDE_OTHER if sided else 1.0}
     out["window"] = snippet.why
     return out
 

@@ -59,6 +59,33 @@ def speaker(line: str) -> str:
     return head[i + 1:-1]
 
 
+# The names a two-party log gives its two sides (`用户:`, `- AI: …`, `**User:**`, `assistant: …`,
+# `Q:`/`A:`), lower-cased, without Markdown emphasis. Any other speaker is a person, not a side.
+ASSISTANT_NAMES = frozenset(("ai", "assistant", "bot", "chatbot", "agent", "model", "a", "claude", "chatgpt", "gpt",
+                             "gemini", "copilot", "助手", "助理", "小助手", "机器人", "答", "回答", "ai助手"))
+USER_NAMES = frozenset(("user", "human", "me", "q", "用户", "我", "问", "提问"))
+
+
+def side(name: str) -> str:
+    """"assistant" or "user" for a message's speaker name that is one of a log's two sides, else ""."""
+    key = name.strip("*_ ").lower()
+    return "assistant" if key in ASSISTANT_NAMES else "user" if key in USER_NAMES else ""
+
+
+def sides(lines: list[str], entries: list[tuple[int, int]]) -> list[str]:
+    """Each line's side (`side`): its own speaker's, else that of the line above it in its entry
+    (a message's continuation lines); "" outside messages of the two sides."""
+    out = [""] * len(lines)
+    for first, last in entries:
+        current = ""
+        for row in range(first, last + 1):
+            name = speaker(lines[row])
+            if name:
+                current = side(name)
+            out[row] = current
+    return out
+
+
 def starts_entry(line: str) -> bool:
     """A list item or a `speaker: …` message line starts an entry of its own."""
     return entry_start(line) or speaker_end(line, 0, True) >= 0

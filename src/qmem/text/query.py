@@ -76,6 +76,66 @@ def ordinal(text: str) -> str:
     return "first" if first and not last else "last" if last and not first else ""
 
 
+# Whose words a question asks about ("你给我推荐过哪部电影？", "what did you suggest", "you told me": the
+# assistant's; "我曾经和你分享过…", "I mentioned…": the user's). Chinese: the subject pronoun of the
+# question's last clause that has one, after the words that only address the assistant ("你还记得",
+# "你能告诉我") are set aside; 我们/咱们 (both) is neither. English: the last of a few word pairs, a
+# past tense only ("can you suggest…" asks for something new, not about a reply). See `speaker_side`.
+_ZH_ADDRESS = ("你还记得", "你记不记得", "你记得", "你知道", "你能否", "你能不能", "你能", "你可以", "你会不会",
+               "请你", "你帮我", "你觉得", "告诉我", "提醒我", "提醒一下我", "帮我", "你们", "我们", "咱们")
+_ZH_CLAUSE_ENDS = "，,。？?！!；;：:、\n "
+_YOU_DID = ("recommended", "suggested", "mentioned", "said", "told", "gave", "provided", "listed", "shared",
+            "offered", "proposed", "explained", "described", "wrote", "made", "named", "included", "referred",
+            "specified", "calculated", "advised", "showed", "pointed", "came", "helped", "created", "gave")
+_DID_YOU = ("recommend", "suggest", "mention", "say", "tell", "give", "provide", "list", "share", "offer",
+            "propose", "explain", "describe", "write", "make", "name", "include", "advise", "show", "create")
+_YOUR = ("recommendation", "recommendations", "suggestion", "suggestions", "advice", "answer", "response",
+         "explanation", "list", "tips")
+_I_DID = ("mentioned", "told", "said", "shared", "wrote", "noted", "asked")
+_DID_I = ("mention", "tell", "say", "share", "write", "note", "ask")
+
+
+def speaker_side(text: str) -> str:
+    """"assistant" when `text` asks about what the assistant said or did, "user" for the user's
+    own words or deeds, else "" (neither, both, or no speaker said)."""
+    if any(_is_cjk_char(ch) for ch in text):
+        side = _zh_side(text)
+        if side:
+            return side
+    words = "".join(ch if ch.isalnum() or ch == "'" else " " for ch in text.lower()).split()
+    side, at = "", -1
+    for k, (a, b) in enumerate(zip(words, words[1:])):
+        found = ("assistant" if a == "you" and b in _YOU_DID or a == "your" and b in _YOUR
+                 or a == "did" and b == "you" and k + 2 < len(words) and words[k + 2] in _DID_YOU
+                 else "user" if a == "i" and b in _I_DID
+                 or a == "did" and b == "i" and k + 2 < len(words) and words[k + 2] in _DID_I else "")
+        if found and k > at:
+            side, at = found, k
+    return side
+
+
+def _is_cjk_char(ch: str) -> bool:
+    return "\u4e00" <= ch <= "\u9fff"
+
+
+def _zh_side(text: str) -> str:
+    """The subject pronoun (你 / 我) of the last clause that has one, addressing words set aside."""
+    for word in _ZH_ADDRESS:
+        text = text.replace(word, "\u3000" * len(word))
+    clauses: list[str] = []
+    start = 0
+    for k, ch in enumerate(text):
+        if ch in _ZH_CLAUSE_ENDS:
+            clauses.append(text[start:k])
+            start = k + 1
+    clauses.append(text[start:])
+    for clause in reversed(clauses):
+        you, me = clause.find("你"), clause.find("我")
+        if you >= 0 or me >= 0:
+            return "assistant" if me < 0 or 0 <= you < me else "user"
+    return ""
+
+
 class Unit:
     """A term (one token) or a phrase (several consecutive tokens) with a weight."""
 
@@ -93,7 +153,7 @@ class QueryForm:
     """What to look for and where; nothing engine-specific."""
 
     __slots__ = ("should", "must", "must_not", "collections", "types", "since", "until", "path_regex", "date_priors",
-                 "date_options", "date_units", "order")
+                 "date_options", "date_units", "order", "side")
 
     def __init__(self) -> None:
         self.should: list[Unit] = []
@@ -112,6 +172,8 @@ class QueryForm:
         self.date_units: list[Unit] = []
         # "first" / "last": the question asks for the earliest / latest time something happened
         self.order = ""
+        # "assistant" / "user": the question asks about that side's words (`speaker_side`)
+        self.side = ""
 
     def has_filters(self) -> bool:
         return bool(self.types or self.since or self.until or self.path_regex)
