@@ -83,3 +83,6 @@ def test_a_line_that_asks_and_logs_without_sides_keep_their_weight(tmp_path):
     assert snippets.scorer("- 周末看了电影\n- 电影很好看", units, "user").factors is None  # notes
     group = "- [09:10] 小王: 我看了电影\n- [09:11] 阿杰: 什么电影？"
     assert snippets.scorer(group, units, "assistant").factors is None  # people, not sides
+    notes = _collection(tmp_path, {"notes.md": "# Films\n\n- 朋友推荐了一部电影\n- 周末看了\n"})
+    hit = search.search(notes, "你给我推荐过哪一部电影？", SearchOptions(explain=True))[0]
+    assert "speaker_prior" not in hit.explain  # --explain names the prior only where it applies

@@ -472,8 +472,8 @@ def _explain(form: query_mod.QueryForm, hit: Hit, weights: list[float], bm25: fl
         out["recency"] = round(recency_factor, 3)
     if form.order:
         out["order_prior"] = {"order": form.order, "factor": round(order_factor, 3)}
-    if form.side:
-        out["speaker_prior"] = {"side": form.side, "other_side": snippets.SIDE_OTHER if sided else 1.0}
+    if form.side and sided:  # only where it applies: a note has no sides
+        out["speaker_prior"] = {"side": form.side, "other_side": snippets.SIDE_OTHER}
     out["window"] = snippet.why
     return out
 

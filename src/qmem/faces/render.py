@@ -124,8 +124,7 @@ def explain_rows(explain: dict) -> list[str]:
     if "speaker_prior" in explain:
         prior = explain["speaker_prior"]
         other = "user" if prior["side"] == "assistant" else "assistant"
-        rows.append(f"asks about the {prior['side']}'s words: the {other}'s lines ×{prior['other_side']:g}"
-                    + ("" if prior["other_side"] != 1 else " (no two-party log here)"))
+        rows.append(f"asks about the {prior['side']}'s words: the {other}'s lines ×{prior['other_side']:g}")
     rows.append(f"window: {explain['window']}")
     return rows
 
