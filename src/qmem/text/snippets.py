@@ -18,7 +18,7 @@ from __future__ import annotations
 from _bisect import bisect_right  # the C module: bisect.py only re-exports it (~0.35M instructions)
 
 from . import analysis
-from .entries import lead_end, replies, sides, speaker
+from .entries import SIDE_OTHER, lead_end, replies, side_factors, speaker  # noqa: F401 - SIDE_OTHER re-exported
 from .entries import spans as entry_spans
 
 MAX_LINE_CHARS = 240
@@ -45,13 +45,6 @@ SPEAKER_COUNT = 3
 GROUP_SPEAKERS = 3
 MESSAGE_SHARE = 0.8
 NAMELESS = 0.2
-# A question about one side's words (`query.speaker_side`: "你给我推荐过…" the assistant's, "I mentioned…"
-# the user's): in a two-party log, an occurrence on the other side's lines counts SIDE_OTHER, unless
-# the line asks (it frames the answer after it). It weighs what ranks a section, not the window shown.
-# (Measured, memorybank-zh-dev tuning users: pooled MRR 0.752 -> 0.769, per user unchanged; also
-# counting the side's own lines twice lost 3 first days per user, and choosing the window with it
-# lost an evidence line.)
-SIDE_OTHER = 0.5
 
 
 class Snippet:
@@ -101,7 +94,7 @@ class _Scorer:
         self.replies = replies(self.entries, self.lines)
         self.avg_len = max(1.0, sum(self.line_len) / max(1, len(self.entries)))
         # per line, how much an occurrence counts for a question about one side (None: once everywhere)
-        self.factors = _side_factors(self.lines, self.entries, side) if side else None
+        self.factors = side_factors(self.lines, self.entries, side) if side else None
 
     def bm25(self, first: int, last: int) -> float:
         counts: dict[int, float] = {}
@@ -145,17 +138,6 @@ class _Scorer:
             out.append((self.bm25(first, last), first, last))
         out.sort(key=lambda e: (-e[0], e[1], e[2]))
         return out
-
-
-def _side_factors(lines: list[str], entries: list[tuple[int, int]], side: str) -> list[float] | None:
-    """SIDE_OTHER on the lines of the side other than `side` that do not ask, 1 elsewhere; None
-    when no line belongs to a side (notes, a group log of people)."""
-    found = sides(lines, entries)
-    if not any(found):
-        return None
-    # a line that asks frames the answer after it, whoever asks: its words count whole
-    return [1.0 if not s or s == side or line.rstrip().endswith(_ASKS) else SIDE_OTHER
-            for s, line in zip(found, lines)]
 
 
 def _credit_speakers(lines: list[str], line_units: list[dict[int, int]],
@@ -262,9 +244,9 @@ def make_snippet(body: str, body_line: int, units: list[tuple[str, ...]], max_li
     if not entries:
         return Snippet(body_line, [], [])
     width = max(1, max_lines)
-    side_factors, sc.factors = sc.factors, None  # the side weighs the ranking, not the window
+    ranking_factors, sc.factors = sc.factors, None  # the side weighs the ranking, not the window
     scored = sc.scored(width)
-    sc.factors = side_factors
+    sc.factors = ranking_factors
     if not scored:  # nothing matches: the first text lines
         b_first = entries[0][0]
         rows = list(range(b_first, min(b_first + width, len(lines))))
