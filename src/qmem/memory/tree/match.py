@@ -74,6 +74,25 @@ def _joined(span: re.Match[str]) -> str:
     return _JOINERS.sub("_", span.group(0))
 
 
+# Where a list of topics is joined ("Schedule & Preferences", "Costs, pricing", "Infra — Tools"): a cue of
+# several words never spans the joint ("schedule preferences" is not in "Schedule & Preferences").
+_JOINT = re.compile(r"\s*[,;&]\s*|\s[+/|]\s|\s[-–—]\s")
+
+
+def _tokens(text: str, heading: bool) -> list[str]:
+    """The words of a folded text, an empty word standing at each joint of a list (see `_JOINT`)."""
+    parts = _JOINT.split(text)
+    if len(parts) == 1:
+        return expand(_WORD.findall(text), heading)
+    out: list[str] = []
+    for part in parts:
+        words = expand(_WORD.findall(part), heading)
+        if words and out:
+            out.append("")  # opens no cue, and no cue of several words holds it
+        out.extend(words)
+    return out
+
+
 def words_of(text: str, keep: str = "") -> list[str]:
     """The words of a short text (a heading): runs of letters, digits and combining marks, and of
     `keep`. `\\w` alone cuts Devanagari, Thai or decomposed accented words at their vowel signs
@@ -225,7 +244,7 @@ class Matcher:
             text = _CURRENCY_ALONE.sub(" money ", text)  # "## $$": a heading of currency signs is about money
         if "`" in text:  # an identifier in code is one word: `payout-worker` holds no "workers"
             text = _CODE_SPAN.sub(_joined, text)
-        tokens = expand(_WORD.findall(text), heading)  # a word opens with a letter of no script _CJK holds
+        tokens = _tokens(text, heading)  # a word opens with a letter of no script _CJK holds
         whole = len(tokens)
         k = 0
         seen = self._seen

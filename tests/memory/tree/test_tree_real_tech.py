@@ -1,0 +1,32 @@
+"""Bonsai tree, session 2026-12-03d: the technical boundary (agents / infrastructure / codebase /
+projects / lessons) on real files (issue 27). Every example is written for the test (none is taken
+from a measured file)."""
+
+from __future__ import annotations
+
+import pytest
+
+from qmem.memory.tree.domains import explain, load_table
+from qmem.memory.tree.match import for_table
+
+TABLE = load_table({})
+
+
+def domain(heading: str, body: str = "") -> str:
+    return explain(heading, body, TABLE).domain
+
+
+@pytest.mark.parametrize("heading, expected", [
+    ("Schedule & Preferences", "dates"),        # two topics, the first named wins: not "schedule preferences"
+    ("Calendar, schedule & preferences", "dates"),
+    ("Schedule preferences", "identity"),       # the phrase itself still is one
+])
+def test_a_cue_of_several_words_never_spans_the_joint_of_a_list(heading, expected):
+    assert domain(heading) == expected
+
+
+def test_the_joint_holds_in_a_body_and_leaves_written_phrases_alone():
+    cues = for_table(TABLE)
+    assert "accounts" not in {c.domain for c in cues.find("the api, key rotation and logs")}
+    assert "accounts" in {c.domain for c in cues.find("the api key lives in the vault")}
+    assert "ci/cd" in {c.text for c in cues.find("ci/cd runs on every push", heading=True)}
