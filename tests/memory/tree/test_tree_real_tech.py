@@ -30,3 +30,13 @@ def test_the_joint_holds_in_a_body_and_leaves_written_phrases_alone():
     assert "accounts" not in {c.domain for c in cues.find("the api, key rotation and logs")}
     assert "accounts" in {c.domain for c in cues.find("the api key lives in the vault")}
     assert "ci/cd" in {c.text for c in cues.find("ci/cd runs on every push", heading=True)}
+
+
+@pytest.mark.parametrize("heading, body, expected", [
+    ("Project root", "`/srv/build/orchard`", "codebase"),  # not the project itself: where its code is
+    ("Important directories", "", "important-directories"),  # a bare word for folders names no domain
+    ("Key directories", "- ~/orchard/api/ — the HTTP handlers\n- ~/orchard/web/ — the front end", "codebase"),
+    ("Sprint 2 files changed", "- `src/cart.ts` — totals\n- `src/pay.ts` — refunds", "codebase"),
+])
+def test_where_the_code_lives_and_the_files_a_piece_of_work_wrote_are_the_code(heading, body, expected):
+    assert domain(heading, body) == expected

@@ -612,3 +612,10 @@ STEPS.append(("cues", {
     "infrastructure": {"en": ["file storage", "cloud storage", "object storage", "file hosting", "file server"],
                        "zh": ["文件存储", "云存储", "对象存储"], "zht": ["檔案儲存", "雲端儲存"], "ja": ["ファイルストレージ", "クラウドストレージ"]},
 }))
+
+# Where a project's code lives and what files a piece of work wrote: the project's root, its key
+# directories, the files created or changed (the tables had "directory structure" and "key files").
+STEPS.append(("cues", {"codebase": {"en": [
+    "project root", "repo root", "repository root", "root directory", "key directories", "directory layout",
+    "folder layout", "file layout", "code layout", "source tree", "files created", "files changed", "files modified",
+    "files touched", "new files"]}}))
