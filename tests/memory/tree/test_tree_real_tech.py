@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from qmem.memory.tree.domains import explain, load_table
+from qmem.memory.tree.domains import Context, explain, load_table
 from qmem.memory.tree.match import for_table
 
 TABLE = load_table({})
@@ -40,3 +40,29 @@ def test_the_joint_holds_in_a_body_and_leaves_written_phrases_alone():
 ])
 def test_where_the_code_lives_and_the_files_a_piece_of_work_wrote_are_the_code(heading, body, expected):
     assert domain(heading, body) == expected
+
+
+_AGENT_FILE = [
+    ("Skills", "- weather skill\n- calendar skill"),
+    ("Models", "- the agents run on a local llm; sub-agents on a bigger one"),
+    ("Heartbeat", "- the agent checks the inbox every hour"),
+    ("Known Issues", "- the small model sends wrong tool arguments now and then\n- the mini host hangs after updates"),
+]
+_PRODUCT_FILE = [
+    ("Overview", "- a recipe app for families"),
+    ("Stack", "- React front end, Postgres"),
+    ("Roadmap", "- offline mode in Q3"),
+    ("Known Issues", "- the list view flickers on Android\n- exports drop accented names"),
+]
+
+
+def _filed(sections: list[tuple[str, str]], heading: str) -> str:
+    context = Context(TABLE, [body for _, body in sections])
+    return next(explain(h, b, TABLE, context).domain for h, b in sections if h == heading)
+
+
+def test_known_issues_are_gotchas_in_an_agent_s_memory_and_bugs_in_a_product_s():
+    assert _filed(_AGENT_FILE, "Known Issues") == "lessons"
+    assert _filed(_PRODUCT_FILE, "Known Issues") == "codebase"
+    assert _filed(_AGENT_FILE[:3] + [("Technical debt & known issues", "- the retry loop")],
+                  "Technical debt & known issues") == "codebase"  # names the code as well

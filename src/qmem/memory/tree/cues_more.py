@@ -619,3 +619,13 @@ STEPS.append(("cues", {"codebase": {"en": [
     "project root", "repo root", "repository root", "root directory", "key directories", "directory layout",
     "folder layout", "file layout", "code layout", "source tree", "files created", "files changed", "files modified",
     "files touched", "new files"]}}))
+
+# The words for what is known to go wrong (listed above with the code's): in an agent's own memory
+# `agentic.py` reads them as gotchas.
+KNOWN_ISSUES = frozenset((
+    "known issues", "known bugs", "known limitations", "known gaps", "已知问题", "已知缺陷", "已知問題", "既知の不具合",
+    "既知の問題", "알려진 문제", "알려진 이슈", "problemas conocidos", "errores conocidos", "fallos conocidos",
+    "problèmes connus", "bugs connus", "problemas conhecidos", "bugs conhecidos", "известные проблемы",
+    "известные ошибки", "bekannte probleme", "bekannte fehler", "lỗi đã biết", "vấn đề đã biết", "problemi noti",
+    "bug noti", "bekende problemen", "bekende bugs", "znane problemy", "znane błędy", "bilinen sorunlar",
+    "bilinen hatalar", "masalah yang diketahui"))

@@ -37,6 +37,7 @@ import re
 
 from ...base.errors import ConfigError
 from .. import secrets, shared
+from .agentic import issues_are_lessons
 from .cues import CUES, EMOJI, INSTRUCTION_WORDS, RULE_HEADINGS, TOPICLESS, kana_only
 from . import dated as dated_entries, shapes
 from .dated import BRACKETED, CURRENT, DATE
@@ -274,6 +275,7 @@ def explain(heading: str, body: str, table: dict[str, list[str]], context: Conte
     heading_scores, order, why, broad = _heading_evidence(head, heading, context.matcher, table, kana, where, body)
     if context.agentic and "agents" in table:
         _tools_are_the_agent_s(heading_scores, order, why, where)
+        issues_are_lessons(heading_scores, order, why, where)
     uncapped: dict[str, float] = {}
     body_scores = _body_evidence(body, context, found, why, kana, uncapped)
     if heading_scores:
