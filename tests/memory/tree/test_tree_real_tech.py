@@ -66,3 +66,18 @@ def test_known_issues_are_gotchas_in_an_agent_s_memory_and_bugs_in_a_product_s()
     assert _filed(_PRODUCT_FILE, "Known Issues") == "codebase"
     assert _filed(_AGENT_FILE[:3] + [("Technical debt & known issues", "- the retry loop")],
                   "Technical debt & known issues") == "codebase"  # names the code as well
+
+
+@pytest.mark.parametrize("heading, body, expected", [
+    ("Config Notes", "- memory flush before compaction: on\n- session search: on", "agents"),
+    ("Configuration", "- fallback: the big model, then the small one", "agents"),
+    ("Mac mini config", "- 24 GB, always on\n- sleeps never", "infrastructure"),  # a machine named
+    ("Server settings", "- nginx in front, certbot renews", "infrastructure"),
+])
+def test_settings_that_name_no_machine_are_the_agent_s_own_in_its_memory(heading, body, expected):
+    assert _filed(_AGENT_FILE[:3] + [(heading, body)], heading) == expected
+
+
+def test_settings_stay_the_machine_s_outside_an_agent_s_memory():
+    assert _filed(_PRODUCT_FILE[:3] + [("Config Notes", "- memory flush before compaction: on")],
+                  "Config Notes") == "infrastructure"

@@ -1,15 +1,18 @@
 """What a heading's words mean in an agent's own memory (`domains.Context.agentic`: a third of the
-file's sections or more name agents, skills, models, MCP servers).
+file's sections or more name agents, skills, models, MCP servers); `domains.explain` hands it the
+heading's points before the body is read.
 
 Known issues there are the agent's gotchas: "Known Issues" under an agent's memory lists what to watch
 for in the world it runs in (a small model that botches tool arguments, a host that hangs, an app to
 rebuild by hand), the lessons a reader opens for them; in a software project's memory the same heading is
 the product's bug list, the code's. The readers of the real sets filed them so (four sections).
+Settings that name no machine ("Config Notes", "系統設定") are the agent's own (see `_GENERIC`).
 """
 
 from __future__ import annotations
 
 from .cues_more import KNOWN_ISSUES
+from .verdict import HEADING_WEIGHT
 
 LESSONS = "lessons"
 CODEBASE = "codebase"
@@ -34,3 +37,29 @@ def issues_are_lessons(scores: dict[str, float], order: list[str], why: dict[str
     why[LESSONS] = why.get(LESSONS, []) + [f"{r.rpartition(' (+')[0]}, in an agent's memory, is a gotcha (+{points:g})"
                                            for r in reasons[:1]]
     del why[CODEBASE]
+
+
+# Words for settings and for "the system" that name no machine: in an agent's memory, "Config Notes",
+# "系統設定" and "システム設定" hold the agent's own settings (its memory flush, model fallbacks, bot,
+# gateway), the machine's only when a machine is named ("Mac設定", "设备配置", "Browser Configuration").
+_GENERIC = frozenset(("config", "configuration", "settings", "設定", "配置", "设置", "設置", "系統", "系统", "システム",
+                      "system", "systems"))
+
+
+def settings_are_the_agent_s(scores: dict[str, float], order: list[str], why: dict[str, list[str]],
+                             where: dict[str, int]) -> None:
+    """In an agent's memory, a heading that names only settings or "the system" (no machine, no other
+    domain) is the agent's own configuration."""
+    infra = "infrastructure"
+    if set(scores) != {infra}:
+        return
+    reasons = [r.removeprefix("heading: ").rpartition(" (+") for r in why.get(infra, []) if r.startswith("heading: ")]
+    words = [text for text, _, _ in reasons if any(ch.isalpha() for ch in text)]  # an emoji decorates
+    if not words or not all(text in _GENERIC for text in words) or scores[infra] < HEADING_WEIGHT:
+        return  # a machine named, or one broad word alone ("关键配置"): the body decides as before
+    scores["agents"] = scores.pop(infra)
+    order[:] = ["agents"]
+    if infra in where:
+        where["agents"] = where.pop(infra)
+    why["agents"] = [f"heading: {words[0]}, in an agent's memory, is the agent's own settings (+{scores['agents']:g})"]
+    del why[infra]

@@ -37,7 +37,7 @@ import re
 
 from ...base.errors import ConfigError
 from .. import secrets, shared
-from .agentic import issues_are_lessons
+from .agentic import issues_are_lessons, settings_are_the_agent_s
 from .cues import CUES, EMOJI, INSTRUCTION_WORDS, RULE_HEADINGS, TOPICLESS, kana_only
 from . import dated as dated_entries, shapes
 from .dated import BRACKETED, CURRENT, DATE
@@ -276,6 +276,7 @@ def explain(heading: str, body: str, table: dict[str, list[str]], context: Conte
     if context.agentic and "agents" in table:
         _tools_are_the_agent_s(heading_scores, order, why, where)
         issues_are_lessons(heading_scores, order, why, where)
+        settings_are_the_agent_s(heading_scores, order, why, where)
     uncapped: dict[str, float] = {}
     body_scores = _body_evidence(body, context, found, why, kana, uncapped)
     if heading_scores:
