@@ -73,6 +73,7 @@ def test_known_issues_are_gotchas_in_an_agent_s_memory_and_bugs_in_a_product_s()
     ("Configuration", "- fallback: the big model, then the small one", "agents"),
     ("Mac mini config", "- 24 GB, always on\n- sleeps never", "infrastructure"),  # a machine named
     ("Server settings", "- nginx in front, certbot renews", "infrastructure"),
+    ("⚙️ Configuration", "- nightly backup script", "infrastructure"),  # the machine's emoji
 ])
 def test_settings_that_name_no_machine_are_the_agent_s_own_in_its_memory(heading, body, expected):
     assert _filed(_AGENT_FILE[:3] + [(heading, body)], heading) == expected

@@ -41,7 +41,8 @@ def issues_are_lessons(scores: dict[str, float], order: list[str], why: dict[str
 
 # Words for settings and for "the system" that name no machine: in an agent's memory, "Config Notes",
 # "系統設定" and "システム設定" hold the agent's own settings (its memory flush, model fallbacks, bot,
-# gateway), the machine's only when a machine is named ("Mac設定", "设备配置", "Browser Configuration").
+# gateway), the machine's when a machine is named ("Mac設定", "设备配置", "Browser Configuration") or the
+# user marked the heading with the machine's emoji ("⚙️ システム設定" over backup scripts and volumes).
 _GENERIC = frozenset(("config", "configuration", "settings", "設定", "配置", "设置", "設置", "系統", "系统", "システム",
                       "system", "systems"))
 
@@ -54,9 +55,10 @@ def settings_are_the_agent_s(scores: dict[str, float], order: list[str], why: di
     if set(scores) != {infra}:
         return
     reasons = [r.removeprefix("heading: ").rpartition(" (+") for r in why.get(infra, []) if r.startswith("heading: ")]
-    words = [text for text, _, _ in reasons if any(ch.isalpha() for ch in text)]  # an emoji decorates
-    if not words or not all(text in _GENERIC for text in words) or scores[infra] < HEADING_WEIGHT:
-        return  # a machine named, or one broad word alone ("关键配置"): the body decides as before
+    words = [text for text, _, _ in reasons if any(ch.isalpha() for ch in text)]
+    if len(words) != len(reasons) or not words or not all(text in _GENERIC for text in words) \
+            or scores[infra] < HEADING_WEIGHT:
+        return  # a machine named, its emoji (⚙️, 🛠), or one broad word alone ("关键配置"): as before
     scores["agents"] = scores.pop(infra)
     order[:] = ["agents"]
     if infra in where:
