@@ -82,3 +82,8 @@ def test_settings_that_name_no_machine_are_the_agent_s_own_in_its_memory(heading
 def test_settings_stay_the_machine_s_outside_an_agent_s_memory():
     assert _filed(_PRODUCT_FILE[:3] + [("Config Notes", "- memory flush before compaction: on")],
                   "Config Notes") == "infrastructure"
+
+
+@pytest.mark.parametrize("heading", ["About This Agent", "About the assistant", "Agent identity"])
+def test_the_agent_s_own_profile_is_identity(heading):
+    assert domain(heading, "- name: Wren\n- runs on a home server\n- speaks English and Dutch") == "identity"

@@ -629,3 +629,10 @@ KNOWN_ISSUES = frozenset((
     "известные ошибки", "bekannte probleme", "bekannte fehler", "lỗi đã biết", "vấn đề đã biết", "problemi noti",
     "bug noti", "bekende problemen", "bekende bugs", "znane problemy", "znane błędy", "bilinen sorunlar",
     "bilinen hatalar", "masalah yang diketahui"))
+
+# The agent's own profile is identity (the judging rule: "who the user (or the agent itself) is"): "About This
+# Agent" describes who the agent is, not the agents it runs.
+STEPS.append(("cues", {"identity": {"en": [
+    "about this agent", "about the agent", "about this assistant", "about the assistant", "about this bot",
+    "about the bot", "agent identity", "assistant identity", "bot identity", "agent profile", "assistant profile",
+    "who the agent is", "who this agent is"]}}))
