@@ -6,10 +6,13 @@ Known issues there are the agent's gotchas: "Known Issues" under an agent's memo
 for in the world it runs in (a small model that botches tool arguments, a host that hangs, an app to
 rebuild by hand), the lessons a reader opens for them; in a software project's memory the same heading is
 the product's bug list, the code's. The readers of the real sets filed them so (four sections).
-Settings that name no machine ("Config Notes", "系統設定") are the agent's own (see `_GENERIC`).
+Settings that name no machine ("Config Notes", "系統設定") are the agent's own (see `_GENERIC`), and so
+are its routines ("Daily Routines": its scheduled runs, see `_ROUTINE`).
 """
 
 from __future__ import annotations
+
+import re
 
 from .cues_more import KNOWN_ISSUES
 from .verdict import HEADING_WEIGHT
@@ -65,3 +68,32 @@ def settings_are_the_agent_s(scores: dict[str, float], order: list[str], why: di
         where["agents"] = where.pop(infra)
     why["agents"] = [f"heading: {words[0]}, in an agent's memory, is the agent's own settings (+{scores['agents']:g})"]
     del why[infra]
+
+
+# An agent's routines are its scheduled runs ("📅 Daily Routines" over its morning digest and night work
+# block, as "例行任務" is): a heading that is a routine and nothing else. The user's routine is named so
+# ("My morning routine", "Sam's routine") and stays theirs.
+_ROUTINE = frozenset(("routine", "routines", "daily", "morning", "evening", "nightly", "weekly", "night"))
+
+
+def routines_are_the_agent_s(head: str, scores: dict[str, float], order: list[str], why: dict[str, list[str]],
+                             where: dict[str, int]) -> None:
+    """In an agent's memory, a heading of routine words alone ("Daily Routines") is the agent's runs."""
+    words = re.findall(r"[^\W\d_]+", head)
+    if set(scores) != {"identity"} or not words or not set(words) <= _ROUTINE or not set(words) & {"routine", "routines"}:
+        return
+    scores["agents"] = scores.pop("identity")
+    order[:] = ["agents"]
+    if "identity" in where:
+        where["agents"] = where.pop("identity")
+    why["agents"] = [f"heading: {head}, in an agent's memory, is the agent's scheduled runs (+{scores['agents']:g})"]
+    del why["identity"]
+
+
+def read(head: str, scores: dict[str, float], order: list[str], why: dict[str, list[str]],
+         where: dict[str, int]) -> None:
+    """A heading's points in an agent's memory, as the rules above read them (the heading's domains,
+    their order, the evidence and where each stands are changed in place)."""
+    issues_are_lessons(scores, order, why, where)
+    settings_are_the_agent_s(scores, order, why, where)
+    routines_are_the_agent_s(head, scores, order, why, where)

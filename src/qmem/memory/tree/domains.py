@@ -37,9 +37,8 @@ import re
 
 from ...base.errors import ConfigError
 from .. import secrets, shared
-from .agentic import issues_are_lessons, settings_are_the_agent_s
 from .cues import CUES, EMOJI, INSTRUCTION_WORDS, RULE_HEADINGS, TOPICLESS, kana_only
-from . import dated as dated_entries, shapes
+from . import agentic, dated as dated_entries, shapes
 from .dated import BRACKETED, CURRENT, DATE
 from .match import Matcher, fold, for_table, has_kana, matcher, stems, words_of
 from .matter import CLOSED, OPEN, heading_status
@@ -275,8 +274,7 @@ def explain(heading: str, body: str, table: dict[str, list[str]], context: Conte
     heading_scores, order, why, broad = _heading_evidence(head, heading, context.matcher, table, kana, where, body)
     if context.agentic and "agents" in table:
         _tools_are_the_agent_s(heading_scores, order, why, where)
-        issues_are_lessons(heading_scores, order, why, where)
-        settings_are_the_agent_s(heading_scores, order, why, where)
+        agentic.read(head, heading_scores, order, why, where)  # known issues, settings, routines: the agent's
     uncapped: dict[str, float] = {}
     body_scores = _body_evidence(body, context, found, why, kana, uncapped)
     if heading_scores:
