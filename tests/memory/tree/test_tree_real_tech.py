@@ -79,18 +79,16 @@ def test_settings_that_name_no_machine_are_the_agent_s_own_in_its_memory(heading
     assert _filed(_AGENT_FILE[:3] + [(heading, body)], heading) == expected
 
 
-def test_settings_stay_the_machine_s_outside_an_agent_s_memory():
-    assert _filed(_PRODUCT_FILE[:3] + [("Config Notes", "- memory flush before compaction: on")],
-                  "Config Notes") == "infrastructure"
-
-
 @pytest.mark.parametrize("heading", ["About This Agent", "About the assistant", "Agent identity"])
 def test_the_agent_s_own_profile_is_identity(heading):
     assert domain(heading, "- name: Wren\n- runs on a home server\n- speaks English and Dutch") == "identity"
 
 
-def test_an_agent_s_routines_are_its_scheduled_runs_and_the_user_s_stay_theirs():
+def test_an_agent_s_routines_are_its_scheduled_runs_and_outside_its_memory_nothing_moves():
     runs = "- 7 AM: market digest\n- night: work through the open tasks"
     assert _filed(_AGENT_FILE[:3] + [("📅 Daily Routines", runs)], "📅 Daily Routines") == "agents"
     assert _filed(_AGENT_FILE[:3] + [("My morning routine", "- coffee, then a run")], "My morning routine") == "identity"
     assert _filed(_PRODUCT_FILE[:3] + [("Daily Routines", runs)], "Daily Routines") == "identity"
+    # outside an agent's memory, settings stay the machine's too
+    assert _filed(_PRODUCT_FILE[:3] + [("Config Notes", "- memory flush before compaction: on")],
+                  "Config Notes") == "infrastructure"
