@@ -19,7 +19,8 @@ HEAVY = ["typer", "click", "rich", "tomllib", "tomlkit", "orjson", "dataclasses"
 SEARCH_SPARES = ["re", "json", "_json", "enum", "functools", "collections"]
 # What only indexing needs: a search reads the index, never Markdown structure, the file tree
 # or the manifests (it only asks whether a collection has one).
-INDEXING = ["qmem.text.markdown", "qmem.text.headings", "qmem.text.tags", "qmem.engine.scan", "qmem.engine.manifest", "array"]
+INDEXING = ["qmem.text.markdown", "qmem.text.headings", "qmem.text.tags", "qmem.engine.scan",
+            "qmem.engine.patterns", "qmem.engine.listing", "qmem.engine.manifest", "array"]
 # A search opens the index with backends/tantivy/searcher.py: never the schema, the writer or the protocols.
 WRITING = ["qmem.backends.tantivy.index", "qmem.backends.tantivy.writer", "qmem.backends.tantivy.refresh",
            "qmem.backends.seam"]

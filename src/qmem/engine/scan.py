@@ -1,7 +1,9 @@
 """Find a collection's files: glob patterns, excludes, symlinks that stay inside the root.
 
 Only `stat` is called here, never `read`: the refresh decides what to read, and `status`
-counts stale files from this scan alone.
+counts stale files from this scan alone. This module walks the folders; which paths the
+globs take is `patterns`', what a scan returns and remembers `listing`'s (their names are
+re-exported here, where callers have always found them).
 """
 
 from __future__ import annotations
@@ -12,16 +14,16 @@ from itertools import compress, islice
 from operator import attrgetter, eq
 from stat import S_ISDIR, S_ISLNK, S_ISREG
 
-from ..base.fsutil import glob_to_regex, is_inside
+from ..base.fsutil import is_inside
+from .listing import SEP, FileInfo, Known, Listing
+from .patterns import GENERATED_INDEX, Matcher  # noqa: F401 - re-exported for callers of this module
 
 TYPE_CHECKING = False
-if TYPE_CHECKING:  # `re` is imported when the patterns are first compiled, not at start-up
-    import re
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 # Folders no memory lives in; walking them only costs time.
 SKIP_DIRS = {"node_modules", "__pycache__"}
-_GLOB_CHARS = set("*?[")
-GENERATED_INDEX = "/_index.md"
 _by_name = attrgetter("name")
 _is_dir = os.DirEntry.is_dir
 _is_file = os.DirEntry.is_file
@@ -54,106 +56,6 @@ def shown_name(rel: str) -> str:
     return _bad_name().sub(lambda m: ascii(m.group())[1:-1], text)
 
 
-class FileInfo:
-    __slots__ = ("rel", "abs", "size", "mtime_ns")
-
-    def __init__(self, rel: str, abs: str, size: int, mtime_ns: int) -> None:
-        self.rel = rel  # relative to the collection root, '/'-separated
-        self.abs = abs
-        self.size = size
-        self.mtime_ns = mtime_ns
-
-
-class Matcher:
-    """Compiled include/exclude globs for paths relative to a root, compiled on first use (a
-    scan whose paths are all known needs no glob match: see `scan_columns`)."""
-
-    def __init__(self, patterns: list[str], exclude: list[str]) -> None:
-        self.patterns, self.excludes = patterns, exclude
-        self.bases = _walk_bases(patterns)
-        self._compiled = False
-        self._wanted: re.Pattern[str] | None = None  # set once compiled
-        self._exclude: re.Pattern[str] | None = None
-
-    def _compile(self) -> None:
-        import re
-
-        patterns, exclude = self.patterns, self.excludes
-        include = "|".join(f"(?:{glob_to_regex(p)})" for p in patterns)
-        excluded = "|".join(f"(?:{glob_to_regex(p)})" for p in exclude)
-        self._exclude = re.compile(excluded) if exclude else None
-        # One regex call per file: included and not excluded.
-        self._wanted = re.compile(f"(?!(?:{excluded})\\Z)(?:{include})" if exclude else include) if patterns else None
-        self._compiled = True
-
-    def wants(self, rel: str) -> bool:
-        if not self._compiled:
-            self._compile()
-        if self._wanted is None or not self._wanted.fullmatch(rel):
-            return False
-        # the bonsai tree's branch indexes repeat their leaves' first lines
-        return not (rel.endswith(GENERATED_INDEX) and "domains/" in rel)
-
-    def prunes(self, rel_dir: str) -> bool:
-        """True when everything under `rel_dir` is excluded (`archive/**`)."""
-        if not self.excludes:
-            return False
-        if not self._compiled:
-            self._compile()
-        return self._exclude is not None and self._exclude.fullmatch(rel_dir + "/") is not None
-
-
-def _walk_bases(patterns: list[str]) -> list[tuple[str, int | None]]:
-    """Where to walk and how deep: `memory/**/*.md` walks `memory/` fully, `*.md` only the
-    root's own files, and a literal `MEMORY.md` is one folder listing of the root."""
-    depth_by_base: dict[str, int | None] = {}
-    for pattern in patterns:
-        parts = pattern.split("/")
-        literal: list[str] = []
-        for part in parts[:-1]:
-            if _GLOB_CHARS & set(part):
-                break
-            literal.append(part)
-        rest = parts[len(literal):]
-        depth = None if any("**" in part for part in rest) else len(rest) - 1
-        base = "/".join(literal)
-        if base in depth_by_base:
-            old = depth_by_base[base]
-            depth = None if old is None or depth is None else max(old, depth)
-        depth_by_base[base] = depth
-    kept: list[tuple[str, int | None]] = []
-    for base in sorted(depth_by_base, key=len):
-        covered = any(
-            d is None and (b == "" or base.startswith(b + "/")) for b, d in kept
-        )
-        if not covered:
-            kept.append((base, depth_by_base[base]))
-    return kept
-
-
-class Listing:
-    """A scan's result as columns, sorted by path: `rels`, `sizes`, `mtimes` (one entry per
-    file), the warnings, and the real root. FileInfo records are made only when asked for
-    (`infos()`), so a refresh that finds nothing changed never builds 20,000 of them.
-    `rejected` (paths the globs turned down, in the order met) and `folders` (folder → pruned
-    by the excludes) are the glob verdicts, for the next scan's `Known`."""
-
-    __slots__ = ("root", "rels", "sizes", "mtimes", "warnings", "rejected", "folders")
-
-    def __init__(self, root: str, rels: list[str], sizes: list[int], mtimes: list[int], warnings: list[str],
-                 rejected: list[str] | None = None, folders: dict[str, bool] | None = None) -> None:
-        self.root, self.rels, self.sizes, self.mtimes, self.warnings = root, rels, sizes, mtimes, warnings
-        self.rejected = rejected or []
-        self.folders = folders or {}
-
-    def __len__(self) -> int:
-        return len(self.rels)
-
-    def infos(self) -> list[FileInfo]:
-        prefix = self.root if self.root.endswith("/") else self.root + "/"
-        return [FileInfo(rel, prefix + rel, size, mtime) for rel, size, mtime in zip(self.rels, self.sizes, self.mtimes)]
-
-
 def scan(root: str, patterns: list[str], exclude: list[str]) -> tuple[list[FileInfo], list[str]]:
     """All matching files under `root`, sorted by path, and warnings about what was skipped
     (see `scan_columns`)."""
@@ -184,50 +86,6 @@ def _stat_names(fd: int | None, dir_prefix: str, names: list[str]) -> tuple[list
                 results.append(exc)
         return results, True
 
-
-_SEP = "\0"
-
-
-class Known:
-    """What an earlier scan of this root with the same patterns and excludes found (a
-    manifest's): its paths, `\\0`-joined in path order (each passed the globs and the name
-    check), the paths the globs rejected, and which folders the excludes pruned. Globs are a
-    pure function of the path and the rules, so a scan needs no glob match (nor `re`) for
-    any of these; only a path or folder it has never seen is matched."""
-
-    __slots__ = ("_text", "rejected", "folders", "_set", "_mixed")
-
-    def __init__(self, paths: str | list[str] = "", rejected: list[str] | None = None,
-                 folders: dict[str, bool] | None = None) -> None:
-        text = paths if isinstance(paths, str) else _SEP.join(paths)
-        self._text = _SEP + text + _SEP if text else ""
-        self.rejected = set(rejected or ())
-        self.folders = folders or {}
-        self._set: set[str] | None = None
-        self._mixed: set[str] | None = None
-
-    def has_all(self, rels: list[str]) -> bool:
-        """True when all these paths are known, found as one run: a folder whose files are
-        those of the last scan costs one substring search (no path holds a NUL)."""
-        return bool(rels) and self.has_run(_SEP.join(rels))
-
-    def has_run(self, joined: str) -> bool:
-        """`has_all` of paths already joined by NULs."""
-        return bool(self._text) and _SEP + joined + _SEP in self._text
-
-    def plain(self, rel_dir: str) -> bool:
-        """True when the last scan found this folder with no entry the globs rejected: its
-        entries are worth a stat each (see `_lstat_folder`)."""
-        if not self._text:
-            return False
-        if self._mixed is None:
-            self._mixed = {rel.rpartition("/")[0] for rel in self.rejected}
-        return rel_dir not in self._mixed
-
-    def __contains__(self, rel: str) -> bool:
-        if self._set is None:
-            self._set = set(self._text.split(_SEP)) - {""}
-        return rel in self._set
 
 
 def scan_columns(root: str, patterns: list[str], exclude: list[str], known: Known | list[str] | None = None) -> Listing:
@@ -307,6 +165,19 @@ def _scan(matcher: Matcher, real_root: str, known: Known) -> Listing:
             claimed.update(map(dir_prefix.__add__, names))
         plain.clear()
 
+    def turned_down(rel: str, name: str, before_warning: Callable[[], None] | None = None) -> bool:
+        """True when a file no earlier scan took is refused: by the globs (kept in `rejected`)
+        or for its name (with a warning, once `before_warning` has run)."""
+        if rel in known_rejected or not wants(rel):
+            rejected.append(rel)
+            return True
+        if bad_name(name):
+            if before_warning is not None:
+                before_warning()
+            warnings.append(f"{shown_name(rel)}: file name is not valid UTF-8 or holds a control character, skipped")
+            return True
+        return False
+
     def walk(rel_dir: str, depth: int | None, via_link: bool = False) -> None:
         abs_dir = os.path.join(real_root, rel_dir) if rel_dir else real_root
         real_dir = os.path.realpath(abs_dir)
@@ -371,14 +242,8 @@ def _scan(matcher: Matcher, real_root: str, known: Known) -> Listing:
                     return
                 for entry, name, rel in zip(run, names, run_rels):
                     try:
-                        if rel not in known:
-                            if rel in known_rejected or not wants(rel):
-                                rejected.append(rel)
-                                continue
-                            if bad_name(name):
-                                flush()
-                                warnings.append(f"{shown_name(rel)}: file name is not valid UTF-8 or holds a control character, skipped")
-                                continue
+                        if rel not in known and turned_down(rel, name, flush):
+                            continue
                         is_link = entry.is_symlink()
                         if not (via_link or is_link):
                             if entry.is_file():
@@ -418,22 +283,17 @@ def _scan(matcher: Matcher, real_root: str, known: Known) -> Listing:
             def plain_files(names: list[str], stats: list[os.stat_result], modes: list[int], only_files: bool) -> None:
                 """`files` for a run of lstat'ed entries that are neither folders nor symlinks
                 (`only_files`: the folder holds nothing else but folders)."""
-                joined = prefix + (_SEP + prefix).join(names)
+                joined = prefix + (SEP + prefix).join(names)
                 if only_files and known.has_run(joined):
-                    record(names, joined.split(_SEP), stats)  # all indexed last time under these rules
+                    record(names, joined.split(SEP), stats)  # all indexed last time under these rules
                     return
                 kept_names: list[str] = []
                 kept_rels: list[str] = []
                 kept_stats: list[os.stat_result] = []
                 for name, st, mode in zip(names, stats, modes):
                     rel = prefix + name
-                    if rel not in known:
-                        if rel in known_rejected or not wants(rel):
-                            rejected.append(rel)
-                            continue
-                        if bad_name(name):
-                            warnings.append(f"{shown_name(rel)}: file name is not valid UTF-8 or holds a control character, skipped")
-                            continue
+                    if rel not in known and turned_down(rel, name):
+                        continue
                     if S_ISREG(mode):  # a FIFO, socket or device is no file to read
                         kept_names.append(name)
                         kept_rels.append(rel)
