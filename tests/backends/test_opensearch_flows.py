@@ -21,6 +21,7 @@ from qmem.backends import StoredFile
 from qmem.backends.opensearch import backend as osb
 from qmem.backends.opensearch import client as client_mod
 from qmem.backends.opensearch import mapping as osm
+from qmem.backends.opensearch import reads as osr
 from qmem.base.errors import EXIT_UNAVAILABLE, BackendError, BackendUnavailableError
 from qmem.engine.scan import scan
 from qmem.engine.sync import read_sections
@@ -127,10 +128,10 @@ def test_refresh_is_incremental_and_leaves_no_orphans(backend, ws):
 
 
 def test_stored_hashes_page_through_many_files(backend, ws, monkeypatch):
-    monkeypatch.setattr(osb, "HASH_PAGE", 2)  # four files: three pages, the last one short
+    monkeypatch.setattr(osr, "HASH_PAGE", 2)  # four files: three pages, the last one short
     push(backend, "agent:alice", "main", ws)
     assert backend.stored_hashes("agent:alice", "main") == expected_state(ws)
-    monkeypatch.setattr(osb, "HASH_PAGE", 4)  # exactly one full page, then an empty one
+    monkeypatch.setattr(osr, "HASH_PAGE", 4)  # exactly one full page, then an empty one
     assert backend.stored_hashes("agent:alice", "main") == expected_state(ws)
 
 
