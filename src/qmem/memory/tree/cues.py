@@ -25,8 +25,8 @@ from .cues_cjk import STEPS as CJK_STEPS
 from .cues_more import STEPS
 
 # Per domain, per language. Languages: en, zh (Simplified), zht (Traditional), ja, de, vi; ko, es, fr, pt, ru
-# and it are added by the steps of `cues_more.py`, nl, pl, tr, id/ms, sv/da/no, cs, uk, ar, hi, th, fa and el by
-# `cues_world.py` (through those steps, in their order).
+# and it are added by the steps of `cues_more.py` (from `cues_langs.py`), nl, pl, tr, id/ms, sv/da/no, cs, uk, ar,
+# hi, th, fa and el by `cues_world.py` (through those steps, in their order).
 CUES: dict[str, dict[str, list[str]]] = {
     "accounts": {
         "en": ["passcodes", "sign-in", "access tokens", "keys and tokens", "accounts", "credentials", "logins",
