@@ -44,7 +44,9 @@ class Listing:
         return [FileInfo(rel, prefix + rel, size, mtime) for rel, size, mtime in zip(self.rels, self.sizes, self.mtimes)]
 
 
-SEP = "\0"  # joins `Known`'s paths (a manifest keeps them so): no path holds a NUL
+# Joins `Known`'s paths, and a manifest's path and digest columns on disk (the manifest hands its
+# stored paths to `Known` as they are): never in a path or a hex digest.
+SEP = "\0"
 
 
 class Known:

@@ -14,6 +14,7 @@ from itertools import islice
 
 from ..base.writes import atomic_write
 from ..base.layout import manifest_dir, manifest_path
+from .listing import SEP  # joins the path and digest columns: a `Known` reads the paths as stored
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -21,7 +22,6 @@ if TYPE_CHECKING:
 
 # 3: columns as marshal blobs, and the glob verdicts; 2: columns as arrays; 1: JSON per file
 MANIFEST_VERSION = 3
-_SEP = "\0"  # never in a path or a hex digest
 # Number columns are marshal blobs of version 2, which has no back-references: equal lists give
 # equal bytes, so a scan's columns are compared with the stored ones without loading these.
 _BLOB = 2
@@ -37,7 +37,7 @@ SKIPPED = "!"
 
 
 def skipped_entry(size: int, mtime_ns: int, why: str) -> list:
-    return [size, mtime_ns, SKIPPED + why.replace(_SEP, " "), 0]
+    return [size, mtime_ns, SKIPPED + why.replace(SEP, " "), 0]
 
 
 def skipped_reason(entry: list) -> str | None:
@@ -130,7 +130,7 @@ class Manifest:
             files = self.files
             return list(files) == paths and all(
                 files[p][0] == s and files[p][1] == m for p, s, m in zip(paths, sizes, mtimes))
-        return (len(paths) == c.count and c.paths_text == _SEP.join(paths)
+        return (len(paths) == c.count and c.paths_text == SEP.join(paths)
                 and c.sizes_blob == marshal.dumps(sizes, _BLOB) and c.mtimes_blob == marshal.dumps(mtimes, _BLOB))
 
 
@@ -146,10 +146,10 @@ class _Columns:
         self.sections = sections  # decoded (and checked) when loaded: every refresh sums them
 
     def paths(self) -> list[str]:
-        return self.paths_text.split(_SEP) if self.count else []
+        return self.paths_text.split(SEP) if self.count else []
 
     def digests(self) -> list[str]:
-        return self.digests_text.split(_SEP) if self.count else []
+        return self.digests_text.split(SEP) if self.count else []
 
     def sizes(self) -> list[int]:
         return _ints(self.sizes_blob, self.count)
@@ -226,7 +226,7 @@ def _decode(collection: str, data: bytes) -> Manifest | None:
         return None
     # Counted without splitting 20,000 paths. (An empty path, which only damage could write, is
     # never found by a scan: the refresh drops it, and the index's count then disagrees → rebuilt.)
-    if count and not paths_text.count(_SEP) == digests_text.count(_SEP) == count - 1:
+    if count and not paths_text.count(SEP) == digests_text.count(SEP) == count - 1:
         return None
     if not count and (paths_text or digests_text):
         return None
@@ -277,10 +277,10 @@ def save(data_dir: str, manifest: Manifest) -> None:
         "root": manifest.root,
         "refreshed_at": manifest.refreshed_at,
         "count": len(files),
-        "paths": _SEP.join(files),
+        "paths": SEP.join(files),
         "sizes": marshal.dumps([e[0] for e in entries], _BLOB),
         "mtimes": marshal.dumps([e[1] for e in entries], _BLOB),
-        "digests": _SEP.join([e[2] for e in entries]),
+        "digests": SEP.join([e[2] for e in entries]),
         "sections": marshal.dumps([e[3] for e in entries], _BLOB),
     }
     if manifest.rules is not None:
