@@ -86,3 +86,23 @@ def test_a_line_that_asks_and_logs_without_sides_keep_their_weight(tmp_path):
     notes = _collection(tmp_path, {"notes.md": "# Films\n\n- 朋友推荐了一部电影\n- 周末看了\n"})
     hit = search.search(notes, "你给我推荐过哪一部电影？", SearchOptions(explain=True))[0]
     assert "speaker_prior" not in hit.explain  # --explain names the prior only where it applies
+
+
+def test_hybrid_query_ranks_with_the_speaker_prior_below_bm25s_first_hits(tmp_path, monkeypatch):
+    """`qmem query` fuses BM25's ranking with the vectors'. Its BM25 list is `qmem search`'s own
+    order (entries, the speaker, date and first/last-time priors), not the index's raw BM25,
+    so with no vectors to add it is search's answer even where BM25's kept first hits end
+    (keep 0: every place is fused)."""
+    from qmem.engine import hybrid
+    from qmem.vector import models, store
+
+    cfg = _collection(tmp_path, ZH)
+    fake = models.Fake()
+    store.embed(cfg, "m", fake)
+    text = "你给我推荐过哪一部电影？"
+    options = SearchOptions(limit=2)
+    monkeypatch.setattr(hybrid, "ranked_vectors", lambda *a, **k: [])  # the vectors add nothing
+    fused = hybrid.hybrid(cfg, text, options, fake, keep=0)
+    assert [h.date for h in fused] == [h.date for h in search.search(cfg, text, options)] == ["2024-03-02",
+                                                                                               "2024-03-01"]
+    assert fused[0].ranks == {"bm25": 1, "vector": None}

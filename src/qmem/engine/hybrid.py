@@ -19,7 +19,7 @@ from . import search as search_mod
 from ..backends import open_searcher
 from ..base.config import Config
 from ..base.errors import QmemError
-from .search import Files, Hit, SearchOptions, build_form, build_hit, copies, ranked_docs, real_roots
+from .search import Files, Hit, SearchOptions, build_form, build_hit, copies, real_roots
 from ..vector import rowfile, store
 from ..vector.models import Embedder
 
@@ -193,11 +193,11 @@ def hybrid(cfg: Config, text: str, options: SearchOptions, model: Embedder, sear
     settings = {**weights(cfg), **overrides}
     keep = int(settings.pop("keep"))
     settings["k"] = int(settings["k"])
-    form = build_form(text, options)
     depth = max(DEPTH, options.limit * 3) * copies(cfg, options.collections)
     searcher = searcher or open_searcher(cfg)
-    bm25_hits = search_mod.search(cfg, text, options, searcher)  # what BM25 alone answers, snippets included
-    bm25 = ranked_docs(cfg, form, depth, searcher)
+    # what BM25 alone answers (snippets included), and the order it ranks `depth` deep: search's
+    # own (entries, the date, speaker and first/last-time priors), not the index's raw BM25
+    bm25_hits, bm25 = search_mod.ranked_search(cfg, text, options, searcher, depth)
     dense = ranked_vectors(cfg, text, options, model, depth)
     # `settings` holds fuse's keyword names (weights() reads only those, k made whole above); mypy
     # cannot match a dict's values to the keyword parameters

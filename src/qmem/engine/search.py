@@ -195,6 +195,15 @@ def search(cfg: Config, text: str, options: SearchOptions | None = None,
            searcher: Searcher | None = None) -> list[Hit]:
     """Ranked hits for `text` across the selected collections (all by default). `searcher`:
     one a long-lived face keeps open between searches (`backends.open_searcher`)."""
+    return ranked_search(cfg, text, options, searcher)[0]
+
+
+def ranked_search(cfg: Config, text: str, options: SearchOptions | None = None, searcher: Searcher | None = None,
+                  depth: int = 0) -> tuple[list[Hit], list[tuple[float, dict]]]:
+    """`search`'s hits and, `depth` sections deep, the order they come from as (score, stored
+    fields): the sections read to rank (entries, the date, speaker and first/last-time priors)
+    first, then the rest by BM25 and the date prior. `qmem query` fuses this order with the
+    vectors', so the places it fills rank as `qmem search` would."""
     options = options or SearchOptions()
     check_limit(options.limit)
     cfg.select(options.collections)  # unknown names fail before touching the index
@@ -205,7 +214,7 @@ def search(cfg: Config, text: str, options: SearchOptions | None = None,
     for attempt in range(_RETRIES):
         try:
             searcher.reload()  # a searcher kept open sees the latest commit
-            return _run(cfg, form, options, searcher)
+            return _run(cfg, form, options, searcher, depth)
         except BaseException as exc:
             # A refresh in another process may delete a segment between our reading
             # meta.json and opening the segment; the next attempt sees the new commit.
@@ -360,11 +369,13 @@ def show_weights(counts: tuple[int, list[int]], units: list[query_mod.Unit], sco
     return [(max(0.0, a) * max(0.0, b)) ** 0.5 for a, b in zip(rare, weights)]
 
 
-def _run(cfg: Config, form: query_mod.QueryForm, options: SearchOptions, searcher: Searcher) -> list[Hit]:
+def _run(cfg: Config, form: query_mod.QueryForm, options: SearchOptions, searcher: Searcher,
+         depth: int = 0) -> tuple[list[Hit], list[tuple[float, dict]]]:
     """Top sections by BM25, re-ranked by their best entries; a date named in the query and
     `--recency` re-weigh each hit on its own (a hit's score never depends on the other hits
     or on a filter), except that a question about the first or the last time favours the
-    earliest or latest of the candidates that match it (`day_priors.order_day`)."""
+    earliest or latest of the candidates that match it (`day_priors.order_day`). With the
+    hits, the order `depth` deep (see `ranked_search`)."""
     files = Files()
     priors = bool(form.date_priors or options.recency)
     # overlapping collections index a file more than once; a prior (a named day, recency, the
@@ -374,7 +385,7 @@ def _run(cfg: Config, form: query_mod.QueryForm, options: SearchOptions, searche
     if options.budget:
         pool = max(pool, BUDGET_POOL)
     deep = max(pool, max(options.limit, LONG_LOG_DEPTH) * scale)  # the pool where sections are long logs
-    docs, weights, counts = _ranked(cfg, form, deep, searcher)
+    docs, weights, counts = _ranked(cfg, form, max(deep, depth), searcher)
     units = form.highlight_units()  # after `_ranked`: settling the dates may put date words back
     now = day_number(today(options)) if priors else 0
     # a named day's section also earns a share of the weight of the query's best unit, so the
@@ -449,9 +460,14 @@ def _run(cfg: Config, form: query_mod.QueryForm, options: SearchOptions, searche
             hit.explain = _explain(form, hit, weights, doc["_bm25"], date_factor, recency_factor, doc["_entry"],
                                    doc.get("_order", 1.0), scorers[k].factors is not None)
         hits.append(hit)
+    order = [(row[0], row[3]) for row in rescored] if depth else []
+    for score, _, _, doc in rows:  # the sections not read rank below those read
+        if len(order) >= depth:
+            break
+        order.append((score, doc))
     if options.budget:
-        return fit_budget(hits, options.budget, options.limit)
-    return hits[:options.limit]
+        return fit_budget(hits, options.budget, options.limit), order
+    return hits[:options.limit], order
 
 
 def _explain(form: query_mod.QueryForm, hit: Hit, weights: list[float], bm25: float, date_factor: float,
