@@ -327,6 +327,19 @@ TOPICLESS: list[str] = [
     "ghi", "chú", "khác", "linh", "tinh", "quan", "trọng", "ký", "ức",
 ]
 
+# and words that name only the occasion of writing, a log's label ("Update: 2026-02-20", "Session 3",
+# "Today's notes", "Morning session", "更新 2026-03-01", "今日のメモ" minus its の, "업데이트", "Обновление"):
+# when and how a note was written says nothing of what it is about.
+TOPICLESS += [
+    "update", "updates", "session", "sessions", "log", "logs", "journal", "diary", "entry", "entries", "recap",
+    "today", "yesterday", "tonight", "morning", "afternoon", "evening", "night", "daily", "weekly", "day", "week",
+    "latest", "recent", "new",
+    "更新", "日志", "日誌", "日记", "日記", "今天", "今日", "本日", "昨天", "早上", "晚上", "セッション", "日報",
+    "업데이트", "세션", "오늘", "일지", "일기",
+    "heute", "tagebuch", "aujourd'hui", "séance", "actualización", "sesión", "hoy", "diario", "atualização",
+    "sessão", "hoje", "aggiornamento", "sessione", "oggi", "cập", "nhật", "hôm", "nay", "обновление", "сессия",
+    "сегодня", "журнал", "дневник",
+]
 
 def kana_only(cue: str) -> bool:
     """Is a Japanese cue a word in kanji alone that no Chinese list holds (数字, 経費, 見積)?"""

@@ -4,7 +4,11 @@ Evidence, strongest first:
 1. An explicit tag: `## [infra] Backup plan` (a domain, or a prefix of one of at least three
    letters) or `## Backup plan <!-- domain: infrastructure -->` (any name: a new domain if unknown).
 2. A secret in the body (`secrets.py`): the section goes to `accounts` whatever its heading says.
-   A heading that marks the section confidential (`shared.confidential`) sends it to `private`.
+   A heading that marks the section confidential (`shared.confidential`) sends it to `private`;
+   under a heading that names no subject ("## Update: 2026-03-05", "## 2026-03-05"), so does a
+   subsection heading that marks its part so (`### Debts (CONFIDENTIAL — owner-only)`): with no
+   topic of its own, the section is filed where its most private part must live (under "## Finances"
+   it stays with finances; the shared boot leaves the subsection out).
 3. The user's own heading. Cues (`cues.py`, matched by `match.py`) found in the heading decide
    when they point to one domain more than to any other; the body only breaks a tie between
    domains the heading names, and among those still tied the one the heading names first wins.
@@ -122,7 +126,7 @@ def heading_text(heading: str) -> str:
 def topicless(heading: str) -> bool:
     """Does the heading name no topic, only that it holds memory ("Core Memories", "Misc",
     "Key facts", "雜項", "其他", "メモ", "Sonstiges")? Its numbering, dates and asides aside."""
-    text = DATE.sub("", heading_text(heading))
+    text = DATE.sub("", re.sub(r"['’]s\b", "", heading_text(heading)))  # "Today's notes": today, notes
     text = _NUMBERING.sub("", text.strip()) or text
     text = BRACKETED.sub(" ", text)
     rest = _TOPICLESS_CJK.sub("", text) if _TOPICLESS_CJK else text
@@ -162,6 +166,19 @@ def explicit_domain(heading: str, table: dict[str, list[str]]) -> str | None:
             if len(matches) == 1:
                 return matches[0]
     return None
+
+
+_SUBHEADING = re.compile(r"^#{3,6}[ \t]+(.+)$", re.MULTILINE)
+
+
+def _names_nothing(heading: str) -> bool:
+    """Does a heading name no subject: words for memory or a log's label alone, or a date alone?"""
+    return bool(heading) and (topicless(heading) or not re.search(r"[^\W\d_]", DATE.sub("", heading_text(heading))))
+
+
+def _confidential_part(body: str) -> str:
+    """The first subsection heading in `body` that marks its part confidential ("" when none)."""
+    return next((m.group(1).strip() for m in _SUBHEADING.finditer(body) if shared.confidential(m.group(1))), "")
 
 
 class Context:
@@ -250,9 +267,10 @@ def explain(heading: str, body: str, table: dict[str, list[str]], context: Conte
         verdict = Verdict(tagged)
         verdict.cues = ["explicit tag in the heading"]
         return verdict
-    if shared.confidential(heading) and PRIVATE in table:
+    if PRIVATE in table and (shared.confidential(heading) or _names_nothing(heading) and _confidential_part(body)):
         verdict = Verdict(PRIVATE)
-        verdict.cues = ["heading marks it confidential"]
+        verdict.cues = ["heading marks it confidential" if shared.confidential(heading) else
+                        f"a subsection is marked confidential: {_confidential_part(body)}"]
         return verdict
     head = heading_text(heading)
     unnumbered = _LIST_NUMBER.sub("", head) or head  # "18. Protokoll 15.09.2026 – …": the entry starts after its number

@@ -48,6 +48,35 @@ _SHOULD = re.compile(r"(?i)\b(?:should|shall|needs? to|have to|has to|(?:is|are)
 _STATEMENT = re.compile(r"(?i)^[\w'-]+\s+(?:[\w'-]+\s+)?(?:is|are|was|were|has|have|had|will|can|'s)\b")  # "Test suite is green"
 
 
+# A heading is most often a noun phrase, and many behaviour verbs are nouns too ("Test Results", "Email
+# Templates", "Update on the migration", "Call with Sam"). It is an order when the verb opens a clause: what
+# follows is an object with its determiner or a pronoun, a clause of time or condition, an adverb of
+# manner, code, or a gerund after a verb that takes one ("Verify Before Reporting", "Keep this file short",
+# "Avoid restarting the gateway", "Use `gh` for GitHub"). Prepositions and particles that also follow nouns
+# (on, with, for, up, out) are no sign. A label may stand before it ("CRITICAL: Keep …"), never/always/don't
+# before the verb.
+_CLAUSE_NEXT = frozenset("""the a an this that these those all every each any no your my our their its it them
+me him her us you before after when whenever while if unless until once first only always never again""".split())
+_TAKES_GERUND = frozenset("avoid stop keep skip finish resume consider prefer try continue".split())
+_HEADING_LABEL = re.compile(r"^(?:[A-Za-z][\w'-]*\s*){1,3}[:：]\s+")
+_ADVERB = re.compile(r"(?i)^(?:never|always|don'?t|do not|please)\s+")
+
+
+def imperative_heading(head: str) -> str:
+    """The order a heading gives by its English grammar ("" when it is a noun phrase): see `_CLAUSE_NEXT`."""
+    text = re.sub(r"^[^\w`]+", "", head).strip()
+    label = _HEADING_LABEL.match(text)
+    text = _ADVERB.sub("", text[label.end():] if label else text)
+    found = re.match(r"([A-Za-z][\w'-]*)\s+(`|[A-Za-z][\w'-]*)", text)
+    if not found or found.group(1).lower() not in _VERBS:
+        return ""
+    after = found.group(2).lower()
+    verb = found.group(1).lower()
+    if after == "`" or after in _CLAUSE_NEXT or (verb in _TAKES_GERUND and after.endswith("ing") and len(after) > 4):
+        return found.group(0)
+    return ""
+
+
 def _imperative(text: str) -> bool:
     first = re.match(r"[A-Za-z][\w'-]*", text)
     return first is not None and first.group(0).lower() in _VERBS and not _STATEMENT.match(text)
@@ -106,6 +135,9 @@ def instruction(heading: str, body: str, table: dict[str, list[str]], matcher_: 
     ordering = orders.find(head)
     if ordering:
         return f"heading is an order: {ordering[0].text}"
+    imperative = imperative_heading(bare_title(heading))
+    if imperative:
+        return f"heading is an order: {imperative}"
     items = _top_items(body)
     if len(items) < 2:
         return ""
