@@ -91,6 +91,18 @@ def test_when_two_domains_reach_the_body_cap_the_one_with_far_more_evidence_wins
     assert verdict.domain == "codebase" and verdict.confident
 
 
+_AGENT_HEAVY = ("- the agent's prompts and skills; the MCP servers it calls\n- model fallbacks: claude, then a local llama\n"
+                "- subagents for research\n- the VPS runs nginx, backups nightly to the NAS\n"
+                "- the repo has modules and unit tests\n")
+
+
+def test_reference_is_a_broad_word_and_a_tie_at_the_cap_goes_by_evidence_not_by_name():
+    # "X Reference" is reference material about X: the body says what X is; of the domains its body
+    # fills to the cap, the one with the most evidence wins (never the alphabet's order)
+    assert domain("Technical Reference", _AGENT_HEAVY) == "agents"
+    assert domain("References", "- a few links I keep\n") == "lessons"
+
+
 def test_two_bodies_with_as_much_evidence_each_still_keep_their_own_heading():
     body = "- the repo has modules and unit tests\n- the VPS runs nginx; backups nightly to the NAS\n"
     assert explain("Workbench", body, TABLE).domain == "workbench"

@@ -56,6 +56,7 @@ BODY_CAP = 2.5  # most body evidence one domain can collect: less than one headi
 BODY_CHARS = 3000  # cues are looked for in the first this many characters of a body (~500 words)
 DEFAULT_CONFIDENCE = 2.0
 MARGIN = 1.0  # how far the best body score must lead the next
+CLEARLY_MORE = 2.0  # two bodies' domains both at the cap: the one with this many times the other's evidence wins
 HEADING_DOMAIN_WORDS = 3  # a domain named after a heading keeps its first words (CJK: 8 characters)
 
 DEFAULT_DOMAINS: dict[str, list[str]] = {
@@ -306,7 +307,8 @@ def explain(heading: str, body: str, table: dict[str, list[str]], context: Conte
         kind = _kind(head, named, where)
         best = kind or max(named, key=lambda d: (body_scores.get(d, 0), -named.index(d)))
         hinted = {d for e, d in EMOJI.items() if e in heading}
-        sense = _body_sense(best, broad, body_scores, context.confidence, hinted) if best in broad and best != ARCHIVE else ""
+        sense = _body_sense(best, broad, body_scores, context.confidence, hinted, uncapped) \
+            if best in broad and best != ARCHIVE else ""
         verdict = Verdict(sense or best)
         verdict.scores = {d: heading_scores.get(d, 0) + body_scores.get(d, 0) for d in set(heading_scores) | set(body_scores)}
         verdict.cues = why.get(sense or best, [])
@@ -398,11 +400,14 @@ def _tools_are_the_agent_s(scores: dict[str, float], order: list[str], why: dict
 
 
 def _body_sense(best: str, broad: set[str], body_scores: dict[str, float], confidence: float,
-                hinted: frozenset[str] | set[str] = frozenset()) -> str:
+                hinted: frozenset[str] | set[str] = frozenset(), uncapped: dict[str, float] | None = None) -> str:
     """A heading whose only word for its domain is a broad everyday one ("Tariff model": model?,
     "$$": money?) means what the body is about, when the body clearly names another domain. Of two
-    such domains the body names as strongly, the one the heading's emoji names wins ("🔑 重要設定")."""
-    ranked = [(s, d) for s, _, d in sorted(((s, d in hinted, d) for d, s in body_scores.items() if d != best), reverse=True)]
+    such domains the body names as strongly, the one the heading's emoji names wins ("🔑 重要設定"),
+    then the one with more evidence before the cap (never the order of their names)."""
+    more = uncapped or {}
+    ranked = [(s, d) for s, _, _, d in sorted(((s, d in hinted, more.get(d, 0), d) for d, s in body_scores.items()
+                                                if d != best), reverse=True)]
     if ranked and ranked[0][0] >= confidence and ranked[0][0] - body_scores.get(best, 0) >= MARGIN:
         return ranked[0][1]
     return ""
@@ -480,12 +485,13 @@ _LABEL = re.compile(r"^((?:[^\W\d_][\w'’-]*)(?:\s+[^\W\d_][\w'’-]*){0,2})\s*
 def _beyond_the_cap(best: str, runner_up: float, scores: dict[str, float], uncapped: dict[str, float],
                     lead: float) -> tuple[str, float]:
     """(the domain, the next score as the margin sees it) when capped body scores stand too close: the
-    domain whose uncapped evidence is at least twice the next one's, and leads it by `lead`, wins."""
+    domain whose uncapped evidence is twice the next one's (CLEARLY_MORE) and leads it by `lead`, wins.
+    As much evidence each, or a stray line more, still decides nothing."""
     ranked = sorted(uncapped.items(), key=lambda row: (-row[1], row[0]))
     if len(ranked) < 2:
         return best, 0.0 if ranked else runner_up
     (first, most), (_, next_most) = ranked[0], ranked[1]
-    if scores.get(first, 0) >= scores.get(best, 0) and most >= 2 * next_most and most - next_most >= lead:
+    if scores.get(first, 0) >= scores.get(best, 0) and most >= CLEARLY_MORE * next_most and most - next_most >= lead:
         return first, scores[first] - lead
     return best, runner_up
 
