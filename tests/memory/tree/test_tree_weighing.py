@@ -91,6 +91,13 @@ def test_when_two_domains_reach_the_body_cap_the_one_with_far_more_evidence_wins
     assert verdict.domain == "codebase" and verdict.confident
 
 
+def test_at_the_cap_half_again_as_much_evidence_wins():
+    body = ("- revenue this quarter: invoices sent to three clients\n- pricing for the new plan; marketing budget\n"
+            "- sales calls on Mondays\n- the VPS runs nginx\n- backups nightly to the NAS\n")
+    verdict = explain("Lantern", body, TABLE)
+    assert verdict.domain == "business" and verdict.confident, verdict.scores
+
+
 _AGENT_HEAVY = ("- the agent's prompts and skills; the MCP servers it calls\n- model fallbacks: claude, then a local llama\n"
                 "- subagents for research\n- the VPS runs nginx, backups nightly to the NAS\n"
                 "- the repo has modules and unit tests\n")

@@ -56,7 +56,7 @@ BODY_CAP = 2.5  # most body evidence one domain can collect: less than one headi
 BODY_CHARS = 3000  # cues are looked for in the first this many characters of a body (~500 words)
 DEFAULT_CONFIDENCE = 2.0
 MARGIN = 1.0  # how far the best body score must lead the next
-CLEARLY_MORE = 2.0  # two bodies' domains both at the cap: the one with this many times the other's evidence wins
+CLEARLY_MORE = 1.5  # two bodies' domains both at the cap: the one with half again the other's evidence wins
 HEADING_DOMAIN_WORDS = 3  # a domain named after a heading keeps its first words (CJK: 8 characters)
 
 DEFAULT_DOMAINS: dict[str, list[str]] = {
@@ -485,7 +485,7 @@ _LABEL = re.compile(r"^((?:[^\W\d_][\w'’-]*)(?:\s+[^\W\d_][\w'’-]*){0,2})\s*
 def _beyond_the_cap(best: str, runner_up: float, scores: dict[str, float], uncapped: dict[str, float],
                     lead: float) -> tuple[str, float]:
     """(the domain, the next score as the margin sees it) when capped body scores stand too close: the
-    domain whose uncapped evidence is twice the next one's (CLEARLY_MORE) and leads it by `lead`, wins.
+    domain whose uncapped evidence is half again the next one's (CLEARLY_MORE) and leads it by `lead`, wins.
     As much evidence each, or a stray line more, still decides nothing."""
     ranked = sorted(uncapped.items(), key=lambda row: (-row[1], row[0]))
     if len(ranked) < 2:
