@@ -66,3 +66,19 @@ def test_a_section_with_a_subject_keeps_it_beside_a_confidential_subsection():
     body = "- Quarterly VAT return due 10 April\n- rent is paid by bank transfer\n\n" \
            "### Personal debt (CONFIDENTIAL — owner-only)\n- owes her brother 12,000 EUR\n"
     assert explain("Finances", body, TABLE).domain == "business"
+
+
+@pytest.mark.parametrize("heading", ["오늘의 업데이트", "메모는", "중요한 것들", "기타 메모", "今日のメモ", "その他のメモ"])
+def test_a_word_for_memory_with_its_particle_is_still_one(heading):
+    # Korean josa and Japanese joshi are bound to the noun before them: they name no topic
+    assert topicless(heading)
+
+
+@pytest.mark.parametrize("heading", ["서버의 메모", "메모장", "今日の作業メモ", "좋아하는 것"])
+def test_a_particle_beside_a_topic_leaves_the_topic(heading):
+    assert not topicless(heading)
+
+
+def test_under_a_topicless_korean_heading_a_weak_body_decides():
+    assert explain("오늘의 메모", "- 서버 재시작\n", TABLE).domain == "infrastructure"
+    assert explain("오늘의 산책", "- 서버 재시작\n", TABLE).domain != "infrastructure"  # a walk is a topic

@@ -335,7 +335,7 @@ TOPICLESS += [
     "today", "yesterday", "tonight", "morning", "afternoon", "evening", "night", "daily", "weekly", "day", "week",
     "latest", "recent", "new",
     "更新", "日志", "日誌", "日记", "日記", "今天", "今日", "本日", "昨天", "早上", "晚上", "セッション", "日報",
-    "업데이트", "세션", "오늘", "일지", "일기",
+    "업데이트", "세션", "오늘", "일지", "일기", "것", "것들",
     "heute", "tagebuch", "aujourd'hui", "séance", "actualización", "sesión", "hoy", "diario", "atualização",
     "sessão", "hoje", "aggiornamento", "sessione", "oggi", "cập", "nhật", "hôm", "nay", "обновление", "сессия",
     "сегодня", "журнал", "дневник",

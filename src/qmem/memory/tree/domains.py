@@ -65,6 +65,12 @@ DEFAULT_DOMAINS: dict[str, list[str]] = {
 }
 TOPICLESS_WORDS = frozenset(w for w in TOPICLESS if not _CJK.search(w))
 _TOPICLESS_CJK = re.compile("|".join(sorted((re.escape(w) for w in TOPICLESS if _CJK.search(w)), key=len, reverse=True)))
+# Korean and Japanese nouns carry their case and topic particles (josa 조사, joshi 助詞) and Korean adjectives
+# their endings: "오늘의 업데이트", "메모는", "중요한 것들", "今日のメモ". Left standing alone once the words
+# for memory are taken out, they name nothing: a word for memory with its particle is still one.
+_PARTICLES = re.compile(r"(?<![\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])(?:에서|으로|까지|부터|에게|한테|처럼|보다|이랑|하고|"
+                        r"[의을를이가은는에로와과도만랑한들]|から|まで|より|[のはがをにでともやへ])+"
+                        r"(?![\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])")
 
 _COMMENT_TAG = re.compile(r"<!--\s*domain\s*:\s*([^\s>]+)\s*-->", re.IGNORECASE)
 _BRACKET_TAG = re.compile(r"\[([A-Za-z][A-Za-z0-9_-]{1,30})\]")
@@ -130,7 +136,7 @@ def topicless(heading: str) -> bool:
     text = DATE.sub("", re.sub(r"['’]s\b", "", heading_text(heading)))  # "Today's notes": today, notes
     text = _NUMBERING.sub("", text.strip()) or text
     text = BRACKETED.sub(" ", text)
-    rest = _TOPICLESS_CJK.sub("", text) if _TOPICLESS_CJK else text
+    rest = _PARTICLES.sub(" ", _TOPICLESS_CJK.sub(" ", text)) if _TOPICLESS_CJK else text
     words = re.findall(r"[^\W\d_]+", rest)
     if not words and not re.search(r"[^\W\d_]", text):
         return False  # nothing but digits and marks: no heading to judge
