@@ -82,3 +82,12 @@ def test_a_particle_beside_a_topic_leaves_the_topic(heading):
 def test_under_a_topicless_korean_heading_a_weak_body_decides():
     assert explain("오늘의 메모", "- 서버 재시작\n", TABLE).domain == "infrastructure"
     assert explain("오늘의 산책", "- 서버 재시작\n", TABLE).domain != "infrastructure"  # a walk is a topic
+
+
+@pytest.mark.parametrize("heading, body, expected", [
+    ("Strategic framework", "- the agent runs a research sub-agent, its prompts and skills; model fallbacks\n", "agents"),
+    ("Frameworks", "- a few notes\n", "codebase"),  # the word alone is still the code's
+    ("Frontend frameworks", "- react and vite; the components live in src/\n", "codebase"),
+])
+def test_framework_is_a_broad_word_the_body_settles(heading, body, expected):
+    assert explain(heading, body, TABLE).domain == expected

@@ -220,3 +220,10 @@ STEPS.append(("cues", {"identity": {"en": [
     "about this agent", "about the agent", "about this assistant", "about the assistant", "about this bot",
     "about the bot", "agent identity", "assistant identity", "bot identity", "agent profile", "assistant profile",
     "who the agent is", "who this agent is"]}}))
+
+# "Framework" names a structure of whatever the rest says: a program's ("Frontend frameworks"), as often a way of
+# thinking ("Strategic Intelligence Framework", "Decision framework", "Trading frameworks"). A broad word: a body
+# clearly about another domain files the section there; a heading that is the word alone is still the code's.
+# ("Architecture" is as broad, but a broad word alone names no topic for `rules_only_aside`, and "Checkout
+# Architecture — Design Principles" must stay the code's: left as it is.)
+STEPS.append(("broaden", {"codebase": ["frameworks"]}))
