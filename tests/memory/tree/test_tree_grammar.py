@@ -91,3 +91,19 @@ def test_under_a_topicless_korean_heading_a_weak_body_decides():
 ])
 def test_framework_is_a_broad_word_the_body_settles(heading, body, expected):
     assert explain(heading, body, TABLE).domain == expected
+
+
+# Claude Code's auto memory: MEMORY.md is an index of one file per memory, named by its type
+FEEDBACK = ("- [feedback_no-summaries.md](feedback_no-summaries.md) — no closing summary, the diff says it\n"
+            "- [feedback_real-db.md](memory/feedback_real-db.md) — integration tests hit a real database\n")
+PROJECT = "- [project_ferry-app.md](project_ferry-app.md) — booking app, store review next week\n"
+
+
+def test_an_index_of_feedback_memories_is_the_user_s_guidance_and_pinned():
+    assert instruction("Tests", FEEDBACK, TABLE).startswith("its items index feedback memories")
+    assert instruction("Tests", FEEDBACK + PROJECT, TABLE) == ""  # a mixed index is no set of rules
+
+
+def test_an_index_of_project_memories_is_ongoing_work():
+    assert explain("Ferry", PROJECT, TABLE).domain == "projects"
+    assert explain("Ferry", "- [ferry.md](ferry.md) — booking app, store review next week\n", TABLE).domain == "ferry"

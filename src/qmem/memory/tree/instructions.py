@@ -8,6 +8,7 @@ import re
 
 from .domains import LIST_ITEM, PIN_TAG, BODY_CHARS, PROJECTS, RULES, rule_matchers, rules_only_aside, heading_text
 from .dated import CURRENT, LOG_ENTRY
+from .shapes import memory_types
 from .match import Matcher, fold, for_table
 from .units import bare_title
 
@@ -135,6 +136,9 @@ def instruction(heading: str, body: str, table: dict[str, list[str]], matcher_: 
     ordering = orders.find(head)
     if ordering:
         return f"heading is an order: {ordering[0].text}"
+    types = memory_types(body)
+    if types and set(types) == {"feedback"}:
+        return f"its items index feedback memories, the user's guidance on how to work ({len(types)})"
     imperative = imperative_heading(bare_title(heading))
     if imperative:
         return f"heading is an order: {imperative}"

@@ -6,7 +6,9 @@ and a body says more by its shape than by its words: lines of `label: value` abo
 give a role or a relation ("Ana — my sister", "Tom (CTO)", "小王：同事") are people; items that
 open with a day of the year and no year ("3 Mar", "12/24", "5月20日") or say "every year" are
 dates, and so are appointments and deadlines ("dentist 2026-03-18 10:30", "due 2026-10");
-IP addresses and host:port pairs are machines; paths to source files are code. Each kind
+IP addresses and host:port pairs are machines; paths to source files are code; an index of
+the agent's own typed memory files (`project_*.md`, `user_*.md`: see `memory_types`) is what
+their type says. Each kind
 is matched in every language the cue tables hold, in time linear in the text. Pure functions.
 """
 
@@ -94,6 +96,27 @@ _IP_HINT = re.compile(r"\d\.\d")
 _SOURCE_FILE_HINT = re.compile(r"(?i)\w\.(?:py|ts|tsx|js|jsx|mjs|go|rs|java|kt|rb|php|cpp|cc|hpp|cs|swift|"
                                r"vue|svelte|sql|scala|dart)\b(?![\w/])")
 
+# -- an index of typed memory files ---------------------------------------------------------------
+# Claude Code's auto memory keeps one file per memory, named by its type (user, feedback, project,
+# reference: `feedback_testing.md`, `project_wee-log.md`), and MEMORY.md is their index of links. The
+# type is the agent's own filing: user → who the user is, project → ongoing work, feedback → the user's
+# guidance on how to work (`instructions` pins it); reference (pointers to outside systems) says nothing
+# of a subject.
+_TYPED_LINK = re.compile(r"\]\(\s*<?(?:[^()\s>]*/)?(user|feedback|project|reference)[_-][^()\s/>]*\.md\s*>?\)", re.IGNORECASE)
+_TYPE_DOMAIN = {"user": "identity", "project": "projects"}
+
+
+def memory_types(body: str) -> list[str]:
+    """The types of the typed memory files the body's items link to, one per linking item, in order."""
+    out: list[str] = []
+    if "](" not in body:
+        return out
+    for line in body.splitlines():
+        found = _TYPED_LINK.search(line) if _ITEM.match(line) else None
+        if found:
+            out.append(found.group(1).lower())
+    return out
+
 
 def evidence(body: str) -> list[tuple[str, float, str]]:
     """(domain, points, reason) for each shape the body has (at most one per domain)."""
@@ -114,6 +137,10 @@ def evidence(body: str) -> list[tuple[str, float, str]]:
         (len(set(_HOST_PORT.findall(body))) if ":" in body else 0)
     if machines:
         out.append(("infrastructure", min(machines, 2) * 1.0, f"shape: {machines} addresses of machines"))
+    types = memory_types(body)
+    for kind, domain in _TYPE_DOMAIN.items():
+        if types and types.count(kind) * 2 > len(types):
+            out.append((domain, 2.0, f"shape: an index of {kind} memories ({types.count(kind)} of {len(types)} links)"))
     files = len(set(_SOURCE_FILE.findall(body))) if _SOURCE_FILE_HINT.search(body) else 0
     if files:
         out.append(("codebase", {1: 1.0, 2: 1.5}.get(files, 2.0), f"shape: {files} source file(s) named"))
