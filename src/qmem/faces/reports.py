@@ -123,6 +123,9 @@ def tree_text(result: TreeResult) -> str:
         user_domains = s["user_domains"]
         for name, words in user_domains.items() if isinstance(user_domains, dict) else ():
             rows.append(f"  [tree.domains] {name}: {', '.join(words)}")
+        place = s.get("place")
+        for heading, domain in place.items() if isinstance(place, dict) else ():
+            rows.append(f"  [tree.place] {heading!r} → {domain}")
     if result.worst_read.get("leaf"):
         worst = result.worst_read["tokens"]
         share = f" = {worst / result.tokens_before:.0%} of the flat file" \

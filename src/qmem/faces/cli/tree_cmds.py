@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 import typer
 
 from .common import emit, warn
-from .memory_cmds import _ws
+from .memory_cmds import WorkspaceOpt, _ws
 from .options import JsonOpt, finish, load, table
 
 tree_app = typer.Typer(
@@ -75,6 +75,27 @@ def tree_rollback(
 ) -> None:
     """Restore the original MEMORY.md byte for byte; remove only what migrate created."""
     _tree(ctx, as_json, lambda tree, cfg: tree.rollback(_ws(cfg, workspace), force=force))
+
+
+@tree_app.command("move")
+def tree_move(
+    ctx: typer.Context,
+    leaf: Annotated[str, typer.Argument(metavar="LEAF", help="A leaf's path (memory/domains/<domain>/<leaf>.md, or <domain>/<leaf>.md) or its section's heading.")],
+    domain: Annotated[str, typer.Argument(metavar="DOMAIN", help="The domain to file it in: a known one, or a new one written as a slug (my-garden).")],
+    workspace: WorkspaceOpt = None,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Show where it would go; write nothing.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Move a leaf (a split section's folder with it) to another domain, then reindex.
+
+    Never deletes or overwrites: a name the domain holds gets -2. tree rollback still restores the original."""
+    def operation(_tree, cfg):
+        from ...memory.tree import move
+
+        return move.move(_ws(cfg, workspace), leaf, domain, dry_run=dry_run, tree_config=table(cfg, "tree"),
+                         config_file=cfg.file)
+
+    _tree(ctx, as_json, operation)
 
 
 @tree_app.command("stats")

@@ -149,6 +149,8 @@ def _migrate(ws: Workspace, tree_config: dict[str, object], *, dry_run: bool, fo
                                f"{plural(len(branches), 'domain')}: over the automatic budget of {budget}")
         budget = estimate_tokens(root)
     result.root_budget = budget
+    result.warnings += the_plan.warnings + [f"[tree.place] {key!r} matches no section of MEMORY.md"
+                                            for key in the_plan.unplaced]
     result.tokens_after = estimate_tokens(root)
     result.root_fits = result.tokens_after <= budget
     if dropped:
@@ -216,6 +218,7 @@ def _settings(tree_config: dict[str, object], config_file: str, root_budget: int
             "auto_pin": tree_config.get("auto_pin", True) is not False,
             "domains_mode": tree_config.get("domains_mode", "extend"),
             "user_domains": {str(k): [str(w) for w in v] for k, v in custom.items()} if isinstance(custom, dict) else {},
+            "place": dict(tree_config.get("place", {}) or {}),  # checked by plan
             "config": config_file}
 
 
@@ -278,11 +281,12 @@ def reindex(ws: Workspace, *, root_budget: int | None = None, day: str | None = 
     `_index.md` edited by hand is kept in a rescue folder before it is rewritten. Under the
     writers' lock: MEMORY.md is read and rewritten with no other writer in between."""
     with writers_lock(ws):
-        return _reindex(ws, root_budget=root_budget, day=day, tree_config=tree_config, config_file=config_file)
+        return reindex_held(ws, root_budget=root_budget, day=day, tree_config=tree_config, config_file=config_file)
 
 
-def _reindex(ws: Workspace, *, root_budget: int | None, day: str | None, tree_config: dict[str, object] | None,
-             config_file: str) -> TreeResult:
+def reindex_held(ws: Workspace, *, root_budget: int | None, day: str | None, tree_config: dict[str, object] | None,
+                 config_file: str) -> TreeResult:
+    """`reindex` for a caller that already holds the writers' lock (`tree move`)."""
     result = TreeResult("reindex", ws.root)
     current, manifest = open_tree(ws, "no tree here yet: run qmem tree migrate first")
     ws.check_write(ws.memory_md)
@@ -353,6 +357,7 @@ def _adopt_root_text(ws: Workspace, core: str, added: str, tree_config: dict[str
     """File the text added to the root since qmem last wrote it: `##` sections become leaves
     (new files, never over an existing one), the rest joins the core. Returns the new core."""
     the_plan = plan(added, tree_config, config_file)
+    result.warnings += the_plan.warnings  # a key that names none of the added sections may name a leaf
     sections = the_plan.parts if the_plan.parts and the_plan.parts[0].text.lstrip().startswith("##") else []
     keep = added if not sections else the_plan.preamble if the_plan.preamble.strip() else ""
     for part in sections:

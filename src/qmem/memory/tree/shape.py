@@ -19,7 +19,7 @@ from ...text.analysis import estimate_tokens
 from ..workspace import STATS_END, STATS_START, SUMMARY_END, SUMMARY_START, raw_lines
 from .. import shared
 from . import domains as domains_mod
-from . import file_prior, instructions
+from . import file_prior, instructions, place
 from .indexes import (  # noqa: F401 - re-exported: the tree's callers reach them here
     ALSO,
     DOMAINS_HEADING,
@@ -67,6 +67,8 @@ class Plan:
         self.parts = parts
         self.leaf_budget = DEFAULT_LEAF_BUDGET
         self.pin_budget = 0
+        self.warnings: list[str] = []  # what [tree.place] could not do
+        self.unplaced: list[str] = []  # [tree.place] keys that named no section
 
     @property
     def pinned(self) -> list[Part]:
@@ -133,6 +135,7 @@ def plan(text: str, tree_config: dict[str, object], config_file: str = "", root_
     """Cut, pin, classify and name leaves. Same input, same plan. `root_budget` bounds the
     pinned core (None: no bound, as for text added to an existing root)."""
     table = domains_mod.load_table(tree_config, config_file)
+    wanted = place.places(tree_config, table, config_file)
     confidence = domains_mod.confidence_of(tree_config, config_file)
     preamble, parts = units(text)
     if root_budget is not None:
@@ -150,6 +153,7 @@ def plan(text: str, tree_config: dict[str, object], config_file: str = "", root_
             verdict.pin_reason = instructions.orders(part.text)  # an entry that gives two orders or more
         part.pinned = verdict.pinned = bool(verdict.pin_reason)
         part.domain = verdict.domain
+    placed = place.apply(parts, wanted)  # the user's word, before the steps that revisit weak verdicts
     if not any(p.heading for p in parts):
         _settle_entries(parts, text, table, context)
         parts = _merge_runs(parts, leaf_budget(tree_config, estimate_tokens(text)))
@@ -157,6 +161,7 @@ def plan(text: str, tree_config: dict[str, object], config_file: str = "", root_
         file_prior.settle(parts)  # the file's own world, for sections its first verdicts left weak
         _settle_own_domains(parts)
     the_plan = Plan(preamble, parts)
+    the_plan.warnings, the_plan.unplaced = placed
     if root_budget is not None:
         core = estimate_tokens(generated_title(preamble) + preamble)
         the_plan.pin_budget = max(0, int(root_budget * pin_share(tree_config, config_file)) - core)

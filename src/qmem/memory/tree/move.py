@@ -1,0 +1,187 @@
+"""`qmem tree move LEAF DOMAIN`: a reader's correction of where migrate filed a section.
+
+A leaf (named by its path, or by its section's heading) moves to another domain's folder; a
+section migrate cut into a folder of parts (`<domain>/<slug>/`) moves as that folder, so its
+parts stay together. Nothing is deleted or overwritten: a name the target folder already holds
+gets `-2`, `-3`… and the result says so. The tree's manifest follows the move (the leaf keeps its
+digest and its place in the reassembly order, the root's pointer to a rules leaf follows it), so
+`tree rollback` still restores the original MEMORY.md byte for byte, and then the indexes and the
+root are rebuilt exactly as `tree reindex` rebuilds them, under the same writers' lock.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+
+from ...base import jsonio
+from ...base.fsutil import is_inside
+from ...base.writes import atomic_write
+from ..workspace import Workspace
+from . import grow
+from .domains import load_table
+from .files import TreeError, TreeResult, files_under, file_text, manifest_path, open_tree, writers_lock
+from .indexes import INDEX_NAME
+from .place import domain_name_problem, matches
+
+NOT_MIGRATED = "no tree here yet: run qmem tree migrate first"
+_HEADING = re.compile(r"^#{1,6}\s+(.+?)\s*#*\s*$")
+
+
+class Unit:
+    """What moves: one leaf file, or the folder of a section cut into parts."""
+
+    def __init__(self, ws: Workspace, rel: str) -> None:
+        parts = rel.split("/")
+        self.rel = "/".join(parts[:2]) if len(parts) > 2 else rel  # under memory/domains
+        self.folder = len(parts) > 2
+        self.domain = parts[0]
+        self.path = os.path.join(ws.domains, self.rel)
+        self.files = files_under(self.path) if self.folder else [self.path]
+
+    def describe(self) -> str:
+        return f"section folder ({len(self.files)} leaves)" if self.folder else "leaf"
+
+
+def move(ws: Workspace, leaf: str, domain: str, *, dry_run: bool = False, tree_config: dict[str, object] | None = None,
+         config_file: str = "", day: str | None = None) -> TreeResult:
+    """Move `leaf` (a path under memory/domains, or a section's heading) into `domain`, then
+    reindex. A dry run writes nothing and takes no lock; otherwise the writers' lock on MEMORY.md
+    and on every leaf that moves is held from the first read to the last write."""
+    tree_config = tree_config or {}
+    open_tree(ws, NOT_MIGRATED)
+    if dry_run:
+        return _move(ws, leaf, domain, True, tree_config, config_file, day)
+    first = find(ws, leaf)
+    with writers_lock(ws, *first.files):
+        return _move(ws, leaf, domain, False, tree_config, config_file, day)
+
+
+def _move(ws: Workspace, leaf: str, domain: str, dry_run: bool, tree_config: dict[str, object], config_file: str,
+          day: str | None) -> TreeResult:
+    _, manifest = open_tree(ws, NOT_MIGRATED)
+    unit = find(ws, leaf)
+    _check_domain(ws, domain, tree_config, config_file)
+    result = TreeResult("move", ws.root)
+    result.dry_run = dry_run
+    if unit.domain == domain:
+        result.message = f"memory/domains/{unit.rel} is already in {domain}: nothing to move"
+        return result
+    target = free_name(os.path.join(ws.domains, domain), os.path.basename(unit.rel))
+    new_rel = f"{domain}/{os.path.basename(target)}"
+    ws.check_write(target if not unit.folder else os.path.join(target, "x"))
+    note = (f" (memory/domains/{domain}/{os.path.basename(unit.rel)} exists: named {os.path.basename(target)})"
+            if os.path.basename(target) != os.path.basename(unit.rel) else "")
+    moved = {"what": unit.describe(), "from": f"memory/domains/{unit.rel}", "to": f"memory/domains/{new_rel}"}
+    if dry_run:
+        result.moved.append(moved)
+        result.written = [f"memory/domains/{new_rel}{path[len(unit.path):]}" for path in unit.files]
+        result.message = f"dry run: would move {moved['from']} → {moved['to']}{note}; nothing written"
+        return result
+    os.makedirs(os.path.dirname(target), exist_ok=True)
+    os.rename(unit.path, target)  # under the lock: no other tree writer made `target` since free_name
+    follow(manifest, unit.rel, new_rel, unit.folder)
+    atomic_write(manifest_path(ws), jsonio.dumps(manifest, pretty=True), like=ws.memory_md)
+    result = grow.reindex_held(ws, root_budget=None, day=day, tree_config=tree_config, config_file=config_file)
+    result.action = "move"
+    result.moved.insert(0, moved)
+    result.removed = [f"memory/domains/{unit.rel}{path[len(unit.path):]}" for path in unit.files] + result.removed
+    result.changed = True
+    result.message = f"moved {moved['from']} → {moved['to']}{note}; {result.message}"
+    return result
+
+
+# -- which leaf -------------------------------------------------------------------------------
+
+def find(ws: Workspace, leaf: str) -> Unit:
+    """The unit `leaf` names: a path (as given, from the workspace, or from memory/domains) to a
+    leaf file, else a heading that exactly one section's first line holds. TreeError otherwise."""
+    for candidate in _candidates(ws, leaf):
+        if os.path.lexists(candidate):
+            return Unit(ws, _leaf_rel(ws, candidate, leaf))
+    found = {unit.rel: unit for unit in _by_heading(ws, leaf)}
+    if not found:
+        raise TreeError(f"no leaf or section heading {leaf!r} under memory/domains (qmem tree stats lists the leaves)")
+    if len(found) > 1:
+        listed = ", ".join(f"memory/domains/{rel}" for rel in sorted(found))
+        raise TreeError(f"heading {leaf!r} names {len(found)} leaves ({listed}); give the leaf's path")
+    return next(iter(found.values()))
+
+
+def _candidates(ws: Workspace, leaf: str) -> list[str]:
+    if not leaf.strip() or "\x00" in leaf:
+        return []
+    if os.path.isabs(leaf):
+        return [leaf]
+    return [os.path.join(ws.root, leaf), os.path.join(ws.domains, leaf), os.path.abspath(leaf)]
+
+
+def _leaf_rel(ws: Workspace, path: str, given: str) -> str:
+    """`path`'s place under memory/domains, once sure it is a leaf file there."""
+    folder = os.path.realpath(os.path.dirname(os.path.abspath(path)))
+    if not is_inside(os.path.realpath(ws.root), folder):
+        raise TreeError(f"{given}: outside the workspace {ws.root}")
+    domains = os.path.realpath(ws.domains)
+    if folder == domains or not is_inside(domains, folder):
+        raise TreeError(f"{given}: not a leaf under memory/domains/<domain>/")
+    mode = os.lstat(path).st_mode
+    if not stat.S_ISREG(mode):
+        raise TreeError(f"{given}: not a regular file" + (" (a symbolic link)" if stat.S_ISLNK(mode) else ""))
+    rel = os.path.relpath(os.path.join(folder, os.path.basename(path)), domains).replace(os.sep, "/")
+    name = rel.rsplit("/", 1)[-1]
+    if name == INDEX_NAME or name.startswith(".") or not name.endswith(".md") or any(p.startswith(".") for p in rel.split("/")):
+        raise TreeError(f"{given}: not a leaf (an index or a file qmem keeps); leaves are the other .md files")
+    return rel
+
+
+def _by_heading(ws: Workspace, heading: str) -> list[Unit]:
+    """Leaves whose first line is a heading `heading` names (as `[tree.place]` keys match)."""
+    out = []
+    for path in files_under(ws.domains):
+        rel = os.path.relpath(path, ws.domains).replace(os.sep, "/")
+        if "/" not in rel or rel.endswith("/" + INDEX_NAME) or not rel.endswith(".md") \
+                or any(p.startswith(".") for p in rel.split("/")) or not stat.S_ISREG(os.lstat(path).st_mode):
+            continue
+        first = next((line for line in (file_text(path) or "")[:2000].splitlines() if line.strip()), "")
+        title = _HEADING.match(first.strip())
+        if title and matches(heading, title.group(1)):
+            out.append(Unit(ws, rel))
+    return out
+
+
+# -- where to ---------------------------------------------------------------------------------
+
+def _check_domain(ws: Workspace, domain: str, tree_config: dict[str, object], config_file: str) -> None:
+    """A domain the cue table knows, one the tree already has, or a new one written as a slug."""
+    if os.path.isdir(os.path.join(ws.domains, domain)) and not os.path.islink(os.path.join(ws.domains, domain)) \
+            and "/" not in domain and not domain.startswith("."):
+        return
+    problem = domain_name_problem(domain, load_table(tree_config, config_file))
+    if problem:
+        raise TreeError(f"domain {problem}")
+
+
+def free_name(folder: str, name: str) -> str:
+    """`folder/name`, or `name-2`, `name-3`… (before `.md`) when that is taken: never over a file."""
+    stem, ext = (name[:-3], ".md") if name.endswith(".md") else (name, "")
+    candidate, n = os.path.join(folder, name), 1
+    while os.path.lexists(candidate):
+        n += 1
+        candidate = os.path.join(folder, f"{stem}-{n}{ext}")
+    return candidate
+
+
+def follow(manifest: dict, old: str, new: str, folder: bool) -> None:
+    """The manifest after `old` moved to `new` (paths under memory/domains): the leaves keep
+    their digests, the reassembly order its rows, the root's pointer lines their targets."""
+    def moved(rel: str) -> str:
+        if rel == old or (folder and rel.startswith(old + "/")):
+            return new + rel[len(old):]
+        return rel
+
+    manifest["leaves"] = {moved(rel): value for rel, value in manifest["leaves"].items()}
+    manifest["order"] = [[kind, moved(value) if kind == "leaf" else value] for kind, value in manifest.get("order", [])]
+    tail = "/" if folder else ""
+    manifest["pointers"] = [line.replace(f"`memory/domains/{old}{tail}`", f"`memory/domains/{new}{tail}`")
+                            for line in manifest.get("pointers", []) if isinstance(line, str)]
