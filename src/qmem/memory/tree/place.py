@@ -95,7 +95,7 @@ def apply(parts: list[Part], wanted: dict[str, str]) -> tuple[list[str], list[st
 def _kept_because(part: Part, verdict: Verdict) -> str:
     """Why a section stays where it is whatever the place says ("" when the place applies)."""
     if verdict.secrets:
-        return (f"the section holds a secret (line {verdict.secrets[0][0] + 1}: {verdict.secrets[0][1]}); "
+        return (f"the section holds a secret ({verdict.secrets[0][1]} on its line {verdict.secrets[0][0] + 1}); "
                 f"it stays in {verdict.domain}")
     if verdict.cues[:1] == ["heading marks it confidential"]:
         return f"its heading marks it confidential; it stays in {verdict.domain}"
