@@ -17,6 +17,7 @@ from qmem.base.writes import rewrite_locked
 from qmem.memory import forget as forget_mod
 from qmem.memory.tree import files as files_mod
 from qmem.memory.tree import grow as tree
+from qmem.memory.tree import move as move_mod
 from qmem.memory.tree import rollback as rollback_mod
 
 from .test_tree_invariants import make_ws
@@ -77,6 +78,18 @@ def test_migrate_holds_the_lock(tmp_path, monkeypatch):
     assert error is None and result.changed
     root = open(ws.memory_md, encoding="utf-8").read()
     assert "Thursday" in root and "Tuesday" not in root and "## Domains" in root
+
+
+def test_move_holds_the_lock(tmp_path, monkeypatch):
+    ws = make_ws(tmp_path, TEXT)
+    tree.migrate(ws, day=DAY)
+    leaf = next(rel for rel in move_mod.leaves(ws) if rel.endswith("servers-0.md"))
+    result, error = race(monkeypatch, tree, "scan_branches", lambda: move_mod.move(ws, leaf, "projects", day=DAY),
+                         lambda: correct(ws))
+    assert error is None and "MEMORY.md" in result.written  # the root's domain list gained projects
+    root = open(ws.memory_md, encoding="utf-8").read()
+    assert "Thursday" in root and "Tuesday" not in root  # the correction survived the rewrite
+    assert "**projects**" in root.split("## Domains", 1)[1]  # and the move still did its job
 
 
 def test_rollback_holds_the_lock(tmp_path, monkeypatch):

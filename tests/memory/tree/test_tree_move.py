@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 
 import pytest
 from typer.testing import CliRunner
@@ -133,7 +134,9 @@ def test_bad_input_is_refused_in_one_line(tmp_path):
     outside = tmp_path / "elsewhere.md"
     outside.write_text("## Elsewhere\n", encoding="utf-8")
     os.symlink(os.path.join(ws.domains, "legal", "legal.md"), os.path.join(ws.domains, "legal", "link.md"))
-    os.mkfifo(os.path.join(ws.domains, "legal", "pipe.md"))
+    before = snapshot(ws.domains)  # before the FIFO: reading one blocks until a writer opens it
+    pipe = os.path.join(ws.domains, "legal", "pipe.md")
+    os.mkfifo(pipe)
     cases = {
         "no-such-leaf": "no leaf or section heading 'no-such-leaf'",
         str(outside): "outside the workspace",
@@ -145,7 +148,6 @@ def test_bad_input_is_refused_in_one_line(tmp_path):
         "legal/_index.md": "not a leaf (an index",
         "memory/domains/.qmem-tree.json": "not a leaf under memory/domains",
     }
-    before = snapshot(ws.domains)
     for leaf, message in cases.items():
         with pytest.raises(TreeError) as caught:
             move_mod.move(ws, leaf, "people", day=DAY)
@@ -153,6 +155,8 @@ def test_bad_input_is_refused_in_one_line(tmp_path):
     for domain in ("People Stuff", "../x", "a/b", ".hidden", ""):
         with pytest.raises(TreeError, match="not a known domain"):
             move_mod.move(ws, "legal/legal.md", domain, day=DAY)
+    assert stat.S_ISFIFO(os.lstat(pipe).st_mode)  # left where it was, never opened
+    os.unlink(pipe)
     assert snapshot(ws.domains) == before
 
 

@@ -84,6 +84,7 @@ def _move(ws: Workspace, leaf: str, domain: str, dry_run: bool, tree_config: dic
     follow(manifest, unit.rel, new_rel, unit.folder)
     atomic_write(manifest_path(ws), jsonio.dumps(manifest, pretty=True), like=ws.memory_md)
     result = grow.reindex_held(ws, root_budget=None, day=day, tree_config=tree_config, config_file=config_file)
+    remove_if_empty(ws, os.path.join(ws.domains, unit.domain))
     result.action = "move"
     result.moved.insert(0, moved)
     result.removed = [f"memory/domains/{unit.rel}{path[len(unit.path):]}" for path in unit.files] + result.removed
@@ -135,31 +136,60 @@ def _leaf_rel(ws: Workspace, path: str, given: str) -> str:
     return rel
 
 
-def _by_heading(ws: Workspace, heading: str) -> list[Unit]:
-    """Leaves whose first line is a heading `heading` names (as `[tree.place]` keys match)."""
+def leaves(ws: Workspace) -> list[str]:
+    """Every leaf under memory/domains (paths relative to it): the regular `.md` files in a
+    domain's folder, not an `_index.md`, nothing under a dot-name."""
     out = []
     for path in files_under(ws.domains):
         rel = os.path.relpath(path, ws.domains).replace(os.sep, "/")
-        if "/" not in rel or rel.endswith("/" + INDEX_NAME) or not rel.endswith(".md") \
-                or any(p.startswith(".") for p in rel.split("/")) or not stat.S_ISREG(os.lstat(path).st_mode):
-            continue
-        first = next((line for line in (file_text(path) or "")[:2000].splitlines() if line.strip()), "")
-        title = _HEADING.match(first.strip())
-        if title and matches(heading, title.group(1)):
+        if "/" in rel and not rel.endswith("/" + INDEX_NAME) and rel.endswith(".md") \
+                and not any(p.startswith(".") for p in rel.split("/")) and stat.S_ISREG(os.lstat(path).st_mode):
+            out.append(rel)
+    return out
+
+
+def _by_heading(ws: Workspace, heading: str) -> list[Unit]:
+    """Leaves whose first line is a heading `heading` names (as `[tree.place]` keys match)."""
+    out = []
+    for rel in leaves(ws):
+        title = first_heading(file_text(os.path.join(ws.domains, rel)) or "")
+        if title and matches(heading, title):
             out.append(Unit(ws, rel))
     return out
+
+
+def first_heading(text: str) -> str:
+    """The heading a leaf opens with (its section's title as written), "" when it opens otherwise."""
+    first = next((line for line in text[:2000].splitlines() if line.strip()), "")
+    title = _HEADING.match(first.strip())
+    return title.group(1) if title else ""
 
 
 # -- where to ---------------------------------------------------------------------------------
 
 def _check_domain(ws: Workspace, domain: str, tree_config: dict[str, object], config_file: str) -> None:
     """A domain the cue table knows, one the tree already has, or a new one written as a slug."""
-    if os.path.isdir(os.path.join(ws.domains, domain)) and not os.path.islink(os.path.join(ws.domains, domain)) \
-            and "/" not in domain and not domain.startswith("."):
-        return
+    folder = os.path.join(ws.domains, domain)
+    if domain.strip() and not any(sep in domain for sep in ("/", os.sep, "\x00")) and not domain.startswith(".") \
+            and os.path.isdir(folder) and not os.path.islink(folder):
+        return  # "" would name memory/domains itself
     problem = domain_name_problem(domain, load_table(tree_config, config_file))
     if problem:
         raise TreeError(f"domain {problem}")
+
+
+def remove_if_empty(ws: Workspace, folder: str) -> None:
+    """Remove the domain folder a move emptied (reindex took its stale `_index.md`), so the
+    domain leaves the disk as it left the root. Only a real, empty folder directly under
+    memory/domains: a link, or a folder still holding anything (a file added by hand, a rescued
+    index), stays."""
+    if os.path.dirname(os.path.realpath(folder)) != os.path.realpath(ws.domains):
+        return
+    try:
+        if stat.S_ISDIR(os.lstat(folder).st_mode) and not os.listdir(folder):
+            os.rmdir(folder)
+    except OSError:
+        pass  # gone already, or filled since: either way nothing of the user's is touched
 
 
 def free_name(folder: str, name: str) -> str:
