@@ -84,16 +84,18 @@ def tree_move(
     domain: Annotated[str, typer.Argument(metavar="DOMAIN", help="The domain to file it in: a known one, or a new one written as a slug (my-garden).")],
     workspace: WorkspaceOpt = None,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Show where it would go; write nothing.")] = False,
+    no_record: Annotated[bool, typer.Option("--no-record", help="Leave [tree.place] in the config as it is (a migrate after a rollback files the section by its cues again).")] = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """Move a leaf (a split section's folder with it) to another domain, then reindex.
+    """Move a leaf (a split section's folder with it) to another domain, reindex, and record it in [tree.place].
 
-    Never deletes or overwrites: a name the domain holds gets -2. tree rollback still restores the original."""
+    Never deletes or overwrites: a name the domain holds gets -2. tree rollback still restores the original.
+    The config gets [tree.place] "Heading" = "domain" (other lines kept) so a re-migrate files it there too."""
     def operation(_tree, cfg):
         from ...memory.tree import move
 
         return move.move(_ws(cfg, workspace), leaf, domain, dry_run=dry_run, tree_config=table(cfg, "tree"),
-                         config_file=cfg.file)
+                         config_file=cfg.file, record=not no_record)
 
     _tree(ctx, as_json, operation)
 

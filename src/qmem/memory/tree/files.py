@@ -55,6 +55,7 @@ class TreeResult:
         self.oversize: list[dict[str, object]] = []  # leaves over the leaf budget with nothing to cut at
         self.worst_read: dict[str, object] = {}  # the costliest root → index(es) → leaf read
         self.settings: dict[str, object] = {}  # with explain: the [tree] settings the plan used
+        self.place: dict[str, object] = {}  # with move: the [tree.place] entry that keeps it (placement.lasting)
 
     @property
     def reduction(self) -> float:

@@ -212,13 +212,13 @@ def _migrate(ws: Workspace, tree_config: dict[str, object], *, dry_run: bool, fo
 def _settings(tree_config: dict[str, object], config_file: str, root_budget: int, the_plan: Plan) -> dict[str, object]:
     """What `--explain` shows of the `[tree]` settings: the ones the plan used, and the user's
     own domains and cues."""
-    custom = tree_config.get("domains", {})
+    custom, placed = tree_config.get("domains", {}), tree_config.get("place", {})
     return {"confidence": domains_confidence(tree_config, config_file), "pin_share": pin_share(tree_config, config_file),
             "root_budget": root_budget, "leaf_budget": the_plan.leaf_budget, "pin_budget": the_plan.pin_budget,
             "auto_pin": tree_config.get("auto_pin", True) is not False,
             "domains_mode": tree_config.get("domains_mode", "extend"),
             "user_domains": {str(k): [str(w) for w in v] for k, v in custom.items()} if isinstance(custom, dict) else {},
-            "place": dict(tree_config.get("place", {}) or {}),  # checked by plan
+            "place": dict(placed) if isinstance(placed, dict) else {},  # checked by plan
             "config": config_file}
 
 

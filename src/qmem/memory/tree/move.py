@@ -11,22 +11,23 @@ root are rebuilt exactly as `tree reindex` rebuilds them, under the same writers
 
 from __future__ import annotations
 
+import json
 import os
-import re
 import stat
 
 from ...base import jsonio
 from ...base.fsutil import is_inside
 from ...base.writes import atomic_write
+from ...text import markdown
 from ..workspace import Workspace
 from . import grow
 from .domains import load_table
 from .files import TreeError, TreeResult, files_under, file_text, manifest_path, open_tree, writers_lock
 from .indexes import INDEX_NAME
 from .place import domain_name_problem, matches
+from .placement import lasting
 
 NOT_MIGRATED = "no tree here yet: run qmem tree migrate first"
-_HEADING = re.compile(r"^#{1,6}\s+(.+?)\s*#*\s*$")
 
 
 class Unit:
@@ -45,21 +46,23 @@ class Unit:
 
 
 def move(ws: Workspace, leaf: str, domain: str, *, dry_run: bool = False, tree_config: dict[str, object] | None = None,
-         config_file: str = "", day: str | None = None) -> TreeResult:
+         config_file: str = "", record: bool = True, day: str | None = None) -> TreeResult:
     """Move `leaf` (a path under memory/domains, or a section's heading) into `domain`, then
-    reindex. A dry run writes nothing and takes no lock; otherwise the writers' lock on MEMORY.md
-    and on every leaf that moves is held from the first read to the last write."""
+    reindex, then (with `record`) write `[tree.place] "Heading" = "domain"` into `config_file` so
+    a re-migrate files it there too (`placement`; `result.place` says what was done and why).
+    A dry run writes nothing and takes no lock; otherwise the writers' lock on MEMORY.md and on
+    every leaf that moves is held from the first read to the last write."""
     tree_config = tree_config or {}
     open_tree(ws, NOT_MIGRATED)
     if dry_run:
-        return _move(ws, leaf, domain, True, tree_config, config_file, day)
+        return _move(ws, leaf, domain, True, tree_config, config_file, False, day)
     first = find(ws, leaf)
     with writers_lock(ws, *first.files):
-        return _move(ws, leaf, domain, False, tree_config, config_file, day)
+        return _move(ws, leaf, domain, False, tree_config, config_file, record, day)
 
 
 def _move(ws: Workspace, leaf: str, domain: str, dry_run: bool, tree_config: dict[str, object], config_file: str,
-          day: str | None) -> TreeResult:
+          record: bool, day: str | None) -> TreeResult:
     _, manifest = open_tree(ws, NOT_MIGRATED)
     unit = find(ws, leaf)
     _check_domain(ws, domain, tree_config, config_file)
@@ -77,7 +80,9 @@ def _move(ws: Workspace, leaf: str, domain: str, dry_run: bool, tree_config: dic
     if dry_run:
         result.moved.append(moved)
         result.written = [f"memory/domains/{new_rel}{path[len(unit.path):]}" for path in unit.files]
+        result.place = lasting(ws, section_heading(ws, manifest, unit.rel, unit.folder), domain, tree_config, config_file, write=False)
         result.message = f"dry run: would move {moved['from']} → {moved['to']}{note}; nothing written"
+        _say_place(result, dry_run=True)
         return result
     os.makedirs(os.path.dirname(target), exist_ok=True)
     os.rename(unit.path, target)  # under the lock: no other tree writer made `target` since free_name
@@ -90,7 +95,33 @@ def _move(ws: Workspace, leaf: str, domain: str, dry_run: bool, tree_config: dic
     result.removed = [f"memory/domains/{unit.rel}{path[len(unit.path):]}" for path in unit.files] + result.removed
     result.changed = True
     result.message = f"moved {moved['from']} → {moved['to']}{note}; {result.message}"
+    result.place = lasting(ws, section_heading(ws, manifest, new_rel, unit.folder), domain, tree_config, config_file, write=record)
+    _say_place(result, dry_run=False)
     return result
+
+
+def _say_place(result: TreeResult, dry_run: bool) -> None:
+    """The message's last words on `[tree.place]`: recorded (or would be), or why not and how."""
+    entry = result.place
+    line = f"[tree.place] {json.dumps(entry['heading'], ensure_ascii=False)} = {json.dumps(entry['domain'])}"
+    if entry["recorded"] or (dry_run and not entry["why"]):
+        where = entry["config"] or "the config"
+        result.message += f"; {'would record' if dry_run else 'recorded'} {line} in {where} (a re-migrate files it there too)"
+    elif entry["why"]:
+        result.warnings.append(f"not recorded in [tree.place]: {entry['why']}; a migrate after a rollback "
+                               f"may file it elsewhere again" + (f" ({entry['by_hand']})" if entry["by_hand"] else ""))
+    else:
+        result.message += f"; [tree.place] left as it is: to keep it there on a re-migrate, {entry['by_hand']}"
+
+
+def section_heading(ws: Workspace, manifest: dict, rel: str, folder: bool) -> str:
+    """The heading of the section at `rel` (under memory/domains): its leaf's first line, or for
+    a section cut into parts (`folder`) the first line of its first part in the reassembly order,
+    where the heading was."""
+    if folder:
+        rel = next((value for kind, value in manifest.get("order", []) if kind == "leaf"
+                    and str(value).startswith(rel + "/")), "")
+    return first_heading(file_text(os.path.join(ws.domains, rel)) or "") if rel else ""
 
 
 # -- which leaf -------------------------------------------------------------------------------
@@ -159,10 +190,12 @@ def _by_heading(ws: Workspace, heading: str) -> list[Unit]:
 
 
 def first_heading(text: str) -> str:
-    """The heading a leaf opens with (its section's title as written), "" when it opens otherwise."""
-    first = next((line for line in text[:2000].splitlines() if line.strip()), "")
-    title = _HEADING.match(first.strip())
-    return title.group(1) if title else ""
+    """The heading a leaf opens with (its section's title as the plan reads it), "" when the
+    leaf opens otherwise."""
+    lines = text[:4000].splitlines()
+    first = next((k for k, line in enumerate(lines) if line.strip()), None)
+    found = markdown.headings(lines[first:first + 1]) if first is not None else []
+    return found[0].title if found else ""
 
 
 # -- where to ---------------------------------------------------------------------------------
