@@ -54,6 +54,16 @@ def test_a_leaf_moves_by_any_of_its_paths_and_the_indexes_follow(tmp_path):
     assert not os.path.exists(os.path.join(ws.domains, "people"))  # an emptied domain leaves the root and disk
 
 
+def test_an_emptied_domain_folder_that_still_holds_a_file_stays(tmp_path):
+    ws, _ = flat(tmp_path)
+    hand = os.path.join(ws.domains, "legal", "draft.txt")
+    with open(hand, "w", encoding="utf-8") as handle:
+        handle.write("not a leaf: qmem never made it\n")
+    move_mod.move(ws, "legal/legal.md", "business", day=DAY)
+    assert sorted(os.listdir(os.path.join(ws.domains, "legal"))) == ["draft.txt"]  # the folder and the file stay
+    assert "**legal**" not in open(ws.memory_md, encoding="utf-8").read()  # the domain left the root
+
+
 def test_a_heading_names_its_leaf_and_an_ambiguous_one_is_refused(tmp_path):
     ws, _ = flat(tmp_path)
     move_mod.move(ws, "personal PROFILE", "people", day=DAY)
