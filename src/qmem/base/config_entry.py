@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import difflib
 
+from . import jsonio
 from .writes import rewrite_locked
 
 
@@ -32,6 +33,11 @@ def set_entry(file: str, table: tuple[str, ...], key: str, value: str) -> str:
     except (OSError, UnicodeDecodeError) as exc:
         return f"cannot update {file}: {getattr(exc, 'strerror', None) or exc}"
     return problem[0] if problem else ""
+
+
+def entry_line(key: str, value: str) -> str:
+    """`"key" = "value"` as a person adds it by hand (a JSON string is a TOML basic string)."""
+    return f"{jsonio.dumps(key)} = {jsonio.dumps(value)}"
 
 
 def edited(text: str, table: tuple[str, ...], key: str, value: str) -> tuple[str | None, str]:

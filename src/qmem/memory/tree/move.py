@@ -11,11 +11,11 @@ root are rebuilt exactly as `tree reindex` rebuilds them, under the same writers
 
 from __future__ import annotations
 
-import json
 import os
 import stat
 
 from ...base import jsonio
+from ...base.config_entry import entry_line
 from ...base.fsutil import is_inside
 from ...base.writes import atomic_write
 from ...text import markdown
@@ -103,7 +103,7 @@ def _move(ws: Workspace, leaf: str, domain: str, dry_run: bool, tree_config: dic
 def _say_place(result: TreeResult, dry_run: bool) -> None:
     """The message's last words on `[tree.place]`: recorded (or would be), or why not and how."""
     entry = result.place
-    line = f"[tree.place] {json.dumps(entry['heading'], ensure_ascii=False)} = {json.dumps(entry['domain'])}"
+    line = f"[tree.place] {entry_line(str(entry['heading']), str(entry['domain']))}"
     if entry["recorded"] or (dry_run and not entry["why"]):
         where = entry["config"] or "the config"
         result.message += f"; {'would record' if dry_run else 'recorded'} {line} in {where} (a re-migrate files it there too)"

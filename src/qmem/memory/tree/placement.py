@@ -15,9 +15,7 @@ no heading), nothing is written and `why` says so: the move stands, a re-migrate
 
 from __future__ import annotations
 
-import json
-
-from ...base.config_entry import set_entry
+from ...base.config_entry import entry_line, set_entry
 from ..workspace import Workspace
 from . import place
 from .rollback import reassemble
@@ -44,8 +42,7 @@ def lasting(ws: Workspace, heading: str, domain: str, tree_config: dict[str, obj
         out["why"] = set_entry(config_file, TABLE, key, domain)
         out["recorded"] = not out["why"]
     if not out["recorded"]:
-        out["by_hand"] = (f"add {json.dumps(key, ensure_ascii=False)} = {json.dumps(domain)} under [tree.place] in "
-                          + (config_file or "the config"))
+        out["by_hand"] = f"add {entry_line(key, domain)} under [tree.place] in {config_file or 'the config'}"
     return out
 
 
