@@ -107,3 +107,12 @@ def test_an_index_of_feedback_memories_is_the_user_s_guidance_and_pinned():
 def test_an_index_of_project_memories_is_ongoing_work():
     assert explain("Ferry", PROJECT, TABLE).domain == "projects"
     assert explain("Ferry", "- [ferry.md](ferry.md) — booking app, store review next week\n", TABLE).domain == "ferry"
+
+
+@pytest.mark.parametrize("heading, body, expected", [
+    ("Newsletter workflow", "- draft on Monday, the project milestone list, roadmap and the next release plan\n", "projects"),
+    ("Workflow", "- a few steps\n", "agents"),  # alone, still the agent's
+    ("Agent workflow", "- the agent drafts, the sub-agent reviews\n", "agents"),
+])
+def test_workflow_is_a_broad_word_the_body_settles(heading, body, expected):
+    assert explain(heading, body, TABLE).domain == expected

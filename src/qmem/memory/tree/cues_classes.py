@@ -227,3 +227,7 @@ STEPS.append(("cues", {"identity": {"en": [
 # ("Architecture" is as broad, but a broad word alone names no topic for `rules_only_aside`, and "Checkout
 # Architecture — Design Principles" must stay the code's: left as it is.)
 STEPS.append(("broaden", {"codebase": ["frameworks"]}))
+# So is "workflow": an agent's procedure, as often the user's way of doing anything ("Job Application and CV
+# Workflow", "Content Pipeline Workflow" over the posts it makes, "Git Workflow"): the body or another heading
+# word says whose; alone ("## Workflow") it is still the agent's.
+STEPS.append(("broaden", {"agents": ["workflow"]}))
