@@ -93,6 +93,10 @@ _LOGIN_LINE = re.compile(r"(?i)(?<![a-zà-ÿ])(?:user(?:name)?\s*/\s*pass|logins
                          r"inlog(?:gen)?|logowani\w*|kullanıcı adı|inloggning|přihlášení|ssh|sftp|ftp|vnc|rdp|smb|sudo)(?![a-zà-ÿ])|"
                          r"账号|帳號|账户|用户名|密码|密碼|ユーザー|ログイン|계정|아이디|비밀번호|учётная|логин|"
                          r"логін|تسجيل الدخول|लॉगिन|เข้าสู่ระบบ|σύνδεση")
+# RFC 7617's `user:password`, written where basic auth, curl -u or a login word stands just before
+_COLON_PAIR = re.compile(r"(?<![\w/.~:@=-])(?P<user>[A-Za-z_][\w.-]{1,31}):(?P<value>[^\s:/`'\"|),;@]{6,64})"
+                         r"(?=[`'\")\],;.]*(?:\s|$))")
+_AUTH_LINE = re.compile(r"(?i)basic[ -]?auth|htpasswd|curl\s+(?:-\w+\s+)*-u\b|--user\b")
 _NAME_LIKE = re.compile(r"^[A-Z][A-Z0-9]*_[A-Z0-9_]+$|^[a-z]+(?:[-_.][a-z0-9]+)+$")  # OPENAI_API_KEY, gpt-4o-mini: names
 _VERSION = re.compile(r"\d\.\d|:\d")  # "qwen2.5", "llama3.2:3b": a model or version tag
 # an environment variable's NAME ("`NOTION_API_KEY`", "OPENAI_API_KEY"): words of capitals joined by "_",
@@ -253,6 +257,8 @@ def spans(line: str) -> list[tuple[int, int, str]]:
         found += [(m.start("value"), m.end("value"), "password") for m in _SUDO_PIPE.finditer(line)]
     if slash:
         found += _pair_spans(line)
+    if ":" in line:
+        found += _colon_pair_spans(line)
     if line.lstrip().startswith("|"):
         found += _row_spans(line, None)
     if len(line) >= 20:
@@ -303,6 +309,23 @@ def _pair_spans(line: str) -> list[tuple[int, int, str]]:
         value = match.group("value").rstrip(".:")
         if (not _LOGIN_LINE.search(line, max(0, match.start() - 40), match.start()) or value.lower() in _LOGIN_NAMES
                 or _placeholder(value) or _PATH.search(value) or _WORDS_JOINED.match(value)):
+            continue
+        if _kinds(value) >= 2 and any(c.isdigit() or not c.isalnum() for c in value) and len(value) >= 6:
+            found.append((match.start("value"), match.start("value") + len(value), "password"))
+    return found
+
+
+def _colon_pair_spans(line: str) -> list[tuple[int, int, str]]:
+    """`user:Passw0rd!` after "basic auth", `curl -u` or a login word. Without such a word a
+    colon pair is a tag, a port or a key path (`postgres:16-alpine`, `host:2222`, `vault:secret`)."""
+    found = []
+    for match in _COLON_PAIR.finditer(line):
+        before = line[max(0, match.start() - 40):match.start()]
+        if not (_AUTH_LINE.search(before) or _LOGIN_LINE.search(before)):
+            continue
+        value = match.group("value").rstrip(".")
+        if (value[0].isdigit() or value.lower() in _LOGIN_NAMES or _placeholder(value) or _PATH.search(value)
+                or _VERSION.search(value) or _WORDS_JOINED.match(value)):
             continue
         if _kinds(value) >= 2 and any(c.isdigit() or not c.isalnum() for c in value) and len(value) >= 6:
             found.append((match.start("value"), match.start("value") + len(value), "password"))

@@ -256,3 +256,33 @@ def test_variable_names_and_handles_are_not_secrets(line):
 @pytest.mark.parametrize("line", VALUES_STILL)
 def test_values_beside_variable_names_and_handles_still_are(line):
     assert secrets.has_secret(line), line
+
+
+# RFC 7617's user:password (values invented): found after basic auth, curl -u, htpasswd or a login
+# word; a colon pair elsewhere is an image tag, a port, a route or a key path.
+COLON_LOGINS = [
+    ("- tunnel basic auth configured: `mira:Velvet2031!`, domain `example.invalid`", "Velvet2031!"),
+    ("- curl -u deploy:Vx7#kq2m https://staging.example.invalid", "Vx7#kq2m"),
+    ("- htpasswd for the dashboard: `ops:Rt9!wq4z`", "Rt9!wq4z"),
+    ("- Router login: admin:Tq8vLm2x", "Tq8vLm2x"),
+]
+COLON_NOT_LOGINS = [
+    "- Postgres login: image postgres:16-alpine",
+    "- SSH: root@host:2222",
+    "- basic auth was set at 12:30:00",
+    "- DB credentials in config:database.yml",
+    "- login route: app:signin",
+    "- credentials: vault:secret/data/app",
+    "- tags: build:Release2 and stage:Prod3",             # no login word before them
+]
+
+
+@pytest.mark.parametrize(("line", "value"), COLON_LOGINS)
+def test_a_user_colon_password_after_a_login_word_is_a_secret(line, value):
+    masked = secrets.mask(line)
+    assert value not in masked and secrets.MASK in masked and not secrets.has_secret(masked), masked
+
+
+@pytest.mark.parametrize("line", COLON_NOT_LOGINS)
+def test_colon_pairs_without_a_login_are_not_secrets(line):
+    assert not secrets.has_secret(line), secrets.spans(line)
