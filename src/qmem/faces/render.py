@@ -20,6 +20,7 @@ if TYPE_CHECKING:
         status_text,
         eval_text,
         tree_text,
+        review_text,
         boot_text,
         duplicate_text,
         flush_text,

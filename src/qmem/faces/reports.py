@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from ..memory.janitor import JanitorReport
     from ..memory.maintain import MaintainReport
     from ..memory.tree.grow import TreeResult
+    from ..memory.tree.review import Review
 
 
 def collections_text(statuses: list[CollectionStatus]) -> str:
@@ -144,6 +145,27 @@ def tree_text(result: TreeResult) -> str:
         rows.extend(f"  kept: {m['from']} → {m['to']} ({m['what']})" for m in result.moved)
     if result.refreshed:
         rows.append(f"index refreshed: {', '.join(result.refreshed)}")
+    return "\n".join(rows)
+
+
+def review_text(result: Review) -> str:
+    """`tree review`: each weak placement, why, its alternatives and the move that applies each."""
+    rows = []
+    for row in result.weak:
+        rows.append(f"{row['leaf']}  ({row['section']!r}, line {row['line']}, ~{row['tokens']} tokens)")
+        rows.append(f"  in {row['domain']}: {row['weak']}")
+        why = _strings(row["why"])
+        if why and why[0] not in str(row["weak"]):
+            rows.append(f"  evidence: {'; '.join(why)}")
+        alternatives = row["alternatives"] if isinstance(row["alternatives"], list) else []
+        commands = row["commands"] if isinstance(row["commands"], list) else []
+        for alt, command in zip(alternatives, commands):
+            rows.append(f"  or {alt['domain']} ({alt['score']:g}): {command}")
+        if not alternatives:
+            rows.append(f"  no other domain has evidence: {row['template']}")
+    skipped = "; ".join(f"{n} {why}" for why, n in result.skipped.items())
+    rows.append(f"{plural(len(result.weak), 'weak placement')} of {plural(result.sections, 'section')}"
+                + (f" (not reviewed: {skipped})" if skipped else "") + f"; domains: {', '.join(result.domains)}")
     return "\n".join(rows)
 
 

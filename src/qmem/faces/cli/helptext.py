@@ -74,6 +74,7 @@ EXAMPLES: dict[str, list[str]] = {
     "tree rollback": ["qmem tree rollback", "qmem tree rollback ~/agent --force"],
     "tree move": ["qmem tree move \"Personal profile\" people --dry-run",
                   "qmem tree move memory/domains/notes/notes.md accounts -w ~/agent --json"],
+    "tree review": ["qmem tree review", "qmem tree review -w ~/agent --json"],
     "tree stats": ["qmem tree stats", "qmem tree stats ~/agent --json"],
     "state": ["qmem state show", "qmem state append \"next: run the tests\""],
     "state show": ["qmem state show", "qmem state show --json"],

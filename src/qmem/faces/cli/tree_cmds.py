@@ -100,6 +100,26 @@ def tree_move(
     _tree(ctx, as_json, operation)
 
 
+@tree_app.command("review")
+def tree_review(
+    ctx: typer.Context,
+    workspace: WorkspaceOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """List the leaves whose placement was weak, their best alternatives and the tree move for each.
+
+    Weak: no clear domain, heading words only, a vague heading, or a close call. Reads only."""
+    def action() -> None:
+        from .. import render
+        from ...memory.tree import review
+
+        cfg = load(ctx)
+        result = review.review(_ws(cfg, workspace), table(cfg, "tree"), cfg.file)
+        emit(render.to_json(result.to_dict()) if as_json else render.review_text(result))
+
+    finish(action)
+
+
 @tree_app.command("stats")
 def tree_stats(ctx: typer.Context, workspace: WorkspaceArg = None, as_json: JsonOpt = False) -> None:
     """Boot tokens before → after, files and tokens per domain, the costliest read, leaves too big."""
