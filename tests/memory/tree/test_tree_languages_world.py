@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from qmem.memory import secrets, shared
-from qmem.memory.tree import domains, instructions
+from qmem.memory.tree import domains, headings, instructions
 from qmem.memory.tree.match import Cue, fold, for_table
 
 TABLE = domains.load_table({})
@@ -126,7 +126,7 @@ def test_a_section_in_each_language_lands_in_its_domain(lang, heading, body, exp
 @pytest.mark.parametrize("lang, heading, body", CUELESS)
 def test_a_heading_with_no_cue_keeps_a_domain_named_after_it(lang, heading, body):
     verdict = domains.explain(heading, body, TABLE)
-    assert verdict.domain == domains.heading_domain(heading) and verdict.domain not in TABLE
+    assert verdict.domain == headings.heading_domain(heading) and verdict.domain not in TABLE
 
 
 @pytest.mark.parametrize("lang, line", SECRETS)

@@ -9,7 +9,8 @@ import os
 import pytest
 
 from qmem.memory.tree import grow as tree
-from qmem.memory.tree.domains import GENERAL, domain_slug, explain, heading_domain, load_table
+from qmem.memory.tree.domains import GENERAL, explain, load_table
+from qmem.memory.tree.headings import domain_slug, heading_domain
 from qmem.memory.tree.units import leaf_slug
 
 from .test_tree_invariants import check_invariants, make_ws

@@ -30,7 +30,8 @@ Evidence, strongest first:
 
 Which headings are dated log entries, and where one is filed, is `dated.py`'s (step 3 hands it
 the heading first). Which sections are instructions for the agent (kept in the root) is `instructions.py`'s job; it
-reads a heading's rule words with `rule_matchers` and `rules_only_aside` from here.
+reads a heading's rule words with `rule_matchers` and `rules_only_aside` from here. What a heading
+says on its own (its text, a topicless heading, the domain named after it, a tag) is `headings.py`'s.
 """
 
 from __future__ import annotations
@@ -38,18 +39,18 @@ from __future__ import annotations
 import functools
 import re
 
-
 from ...base.errors import ConfigError
 from .. import secrets, shared
-from .cues import CUES, EMOJI, INSTRUCTION_WORDS, RULE_HEADINGS, TOPICLESS, kana_only
+from .cues import CUES, EMOJI, INSTRUCTION_WORDS, RULE_HEADINGS, kana_only
 from . import agentic, dated as dated_entries, shapes
-from .dated import BRACKETED, CURRENT, DATE
-from .match import Matcher, fold, for_table, has_kana, matcher, stems, words_of
+from .dated import BRACKETED, CURRENT
+from .headings import (about_person, domain_slug, explicit_domain, heading_domain, heading_text, names_nothing,
+                       topicless)
+from .match import Matcher, fold, for_table, has_kana, matcher
 from .matter import CLOSED, OPEN, heading_status
 from .units import bare_title
 from .verdict import ACCOUNTS, ARCHIVE, GENERAL, HEADING_WEIGHT, PRIVATE, PROJECTS, RULES, Verdict
 
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 
 EMOJI_TIE = 0.5  # a heading emoji that agrees with one of the domains the heading's words name
 BODY_CAP = 2.5  # most body evidence one domain can collect: less than one heading cue
@@ -57,24 +58,12 @@ BODY_CHARS = 3000  # cues are looked for in the first this many characters of a 
 DEFAULT_CONFIDENCE = 2.0
 MARGIN = 1.0  # how far the best body score must lead the next
 CLEARLY_MORE = 1.5  # two bodies' domains both at the cap: the one with half again the other's evidence wins
-HEADING_DOMAIN_WORDS = 3  # a domain named after a heading keeps its first words (CJK: 8 characters)
 
 DEFAULT_DOMAINS: dict[str, list[str]] = {
     name: [("~" + cue if lang == "ja" and kana_only(cue) else cue) for lang, words in by_language.items() for cue in words]
     for name, by_language in CUES.items()
 }
-TOPICLESS_WORDS = frozenset(w for w in TOPICLESS if not _CJK.search(w))
-_TOPICLESS_CJK = re.compile("|".join(sorted((re.escape(w) for w in TOPICLESS if _CJK.search(w)), key=len, reverse=True)))
-# Korean and Japanese nouns carry their case and topic particles (josa 조사, joshi 助詞) and Korean adjectives
-# their endings: "오늘의 업데이트", "메모는", "중요한 것들", "今日のメモ". Left standing alone once the words
-# for memory are taken out, they name nothing: a word for memory with its particle is still one.
-_PARTICLES = re.compile(r"(?<![\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])(?:에서|으로|까지|부터|에게|한테|처럼|보다|이랑|하고|"
-                        r"[의을를이가은는에로와과도만랑한들]|から|まで|より|[のはがをにでともやへ])+"
-                        r"(?![\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])")
 
-_COMMENT_TAG = re.compile(r"<!--\s*domain\s*:\s*([^\s>]+)\s*-->", re.IGNORECASE)
-_BRACKET_TAG = re.compile(r"\[([A-Za-z][A-Za-z0-9_-]{1,30})\]")
-PIN_TAG = re.compile(r"\[(?:pin|p0)\]", re.IGNORECASE)
 _ENTRY_TYPE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[^\]]*\]\s*)*?\[([P!])\]")
 _MONEY = re.compile(r"(?i)[$€£¥₫]\s?\d[\d,.]*|\d[\d,.]*\s?(?:€|元|円|萬元|万元|đồng|nghìn|triệu|usd|eur|rmb|"
                     r"港幣|港币|台幣|dollars?|euros?)(?![a-z])")
@@ -82,20 +71,10 @@ LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\S")
 _DONE = re.compile(r"(?i)✅|✔|☑|\[x\]|~~.+~~|\b(?:done|completed|finished|shipped|resolved|closed|merged|retired)\b|"
                    r"已完成|已解决|已关闭|已上线|已合并|完了|済み|erledigt|abgeschlossen|đã xong|đã hoàn thành|완료|"
                    r"\b(?:terminée?s?|concluíd[oa]s?|terminad[oa]s?|completat[oa]|готово|сделано|выполнено|завершено)\b")
-# A heading's own numbering, dates and asides, which a domain named after it leaves out.
-_NUMBERING = re.compile(r"^(?:[一二三四五六七八九十]+[、.．]|第[一二三四五六七八九十\d]+[章节部分]|\d+(?:\.\d+)*[.)、]?|[ivx]+[.)]|§)\s*",
-                        re.IGNORECASE)
-_ASIDE = re.compile(r"\s*(?:[(（\[【][^)）\]】]*[)）\]】]|[-–—:：|/].*)$")
 _LIST_NUMBER = re.compile(r"^(?:\d{1,3}(?:\.\d{1,3})*[.):、]|[ivx]{1,4}[.)]|[a-h][.)]|[一二三四五六七八九十]+[、.．]|"
                           r"第[一二三四五六七八九十\d]+[章节部分])\s*")
 _PERSON_EMOJI = "[\U0001F466-\U0001F469\U0001F9D1\U0001F474\U0001F475][\U0001F3FB-\U0001F3FF]?"
 _FAMILY_EMOJI = re.compile(f"{_PERSON_EMOJI}(?:\u200d{_PERSON_EMOJI})+")
-
-
-def domain_slug(name: str) -> str:
-    """A folder name for a domain: its words in any script (Cyrillic, Greek, Devanagari… as well
-    as Latin and CJK) joined by hyphens; `general` only when it has no letter or digit at all."""
-    return "-".join(words_of(fold(name), keep="-")).strip("-") or GENERAL
 
 
 def load_table(tree_config: dict[str, object], config_file: str = "") -> dict[str, list[str]]:
@@ -123,64 +102,7 @@ def confidence_of(tree_config: dict[str, object], config_file: str = "") -> floa
     return float(value)
 
 
-def heading_text(heading: str) -> str:
-    """The heading as cues see it: no tags, comments, emoji or leading punctuation."""
-    text = fold(bare_title(heading))
-    text = PIN_TAG.sub("", text)
-    return re.sub(r"^[^\w$€£¥₩₫]+", "", text).strip()  # a heading of currency signs ("$$") is about money
-
-
-def topicless(heading: str) -> bool:
-    """Does the heading name no topic, only that it holds memory ("Core Memories", "Misc",
-    "Key facts", "雜項", "其他", "メモ", "Sonstiges")? Its numbering, dates and asides aside."""
-    text = DATE.sub("", re.sub(r"['’]s\b", "", heading_text(heading)))  # "Today's notes": today, notes
-    text = _NUMBERING.sub("", text.strip()) or text
-    text = BRACKETED.sub(" ", text)
-    rest = _PARTICLES.sub(" ", _TOPICLESS_CJK.sub(" ", text)) if _TOPICLESS_CJK else text
-    words = re.findall(r"[^\W\d_]+", rest)
-    if not words and not re.search(r"[^\W\d_]", text):
-        return False  # nothing but digits and marks: no heading to judge
-    return all(w in TOPICLESS_WORDS or any(s in TOPICLESS_WORDS for s in stems(w)) for w in words if not _CJK.match(w)) \
-        and not _CJK.search(rest)
-
-
-def heading_domain(heading: str) -> str:
-    """A domain named after a section's own heading: its numbering, dates and asides dropped,
-    its first few words ("Key Issues (Blocked on Human Action)" → key-issues, "三、用户明确要求
-    （永久有效）" → 用户明确要求)."""
-    full = heading_text(heading)
-    text = DATE.sub("", full).strip() or full  # a heading that is only a date keeps it
-    text = _NUMBERING.sub("", text) or text
-    shorter = _ASIDE.sub("", text).strip()
-    text = shorter or text
-    if _CJK.search(text) and not re.search(r"[a-z]{3}", text):
-        return domain_slug(re.sub(r"\s+", "", text)[:8])
-    every = words_of(text, keep="'")
-    words = [w for w in every if not w.isdigit()] or every
-    return domain_slug(" ".join(words[:HEADING_DOMAIN_WORDS]))
-
-
-def explicit_domain(heading: str, table: dict[str, list[str]]) -> str | None:
-    comment = _COMMENT_TAG.search(heading)
-    if comment:
-        return domain_slug(comment.group(1))
-    for tag in _BRACKET_TAG.findall(heading):
-        tag = tag.lower()
-        if tag in table:
-            return tag
-        if len(tag) >= 3:
-            matches = [name for name in table if name.startswith(tag)]
-            if len(matches) == 1:
-                return matches[0]
-    return None
-
-
 _SUBHEADING = re.compile(r"^#{3,6}[ \t]+(.+)$", re.MULTILINE)
-
-
-def _names_nothing(heading: str) -> bool:
-    """Does a heading name no subject: words for memory or a log's label alone, or a date alone?"""
-    return bool(heading) and (topicless(heading) or not re.search(r"[^\W\d_]", DATE.sub("", heading_text(heading))))
 
 
 def _confidential_part(body: str) -> str:
@@ -217,45 +139,6 @@ class Context:
         return max(0.25, 1.0 - share) if share > 0.5 else 1.0
 
 
-# -- a heading about a person ----------------------------------------------------------------
-# "Who Teddy is", "About Brian", "Chi è Davide", "O Kasi", "Tentang Ayu", "Elif Hanım hakkında": a
-# heading that is a word for "about"/"who is" and a name (capitalised words, none a cue) is a profile.
-_ABOUT_BEFORE = (r"about|all about|who is|who's|who|meet|chi è|chi sono|su di|a proposito di|kim jest|kim jestem|o|"
-                 r"tentang|siapa|über|wer ist|à propos de|qui est|sobre|acerca de|quién es|quem é|quem sou|over|wie is|"
-                 r"om|vem är|hvem er|o|kdo je|об|о|про|кто такой|кто такая|кто|về|ai là|hakkında|profil|profile of|"
-                 r"біо|про себе")
-_ABOUT_AFTER = r"is|hakkında|kimdir|kim|について|のこと|profile|bio|in brief|in short"
-_CAPITAL = r"[A-ZÀ-ÖØ-ÞĀ-ſА-ЯЁІЇЄҐ][^\W\d_]*\.?"
-_PERSON_HEADING = re.compile(rf"^(?P<before>(?i:{_ABOUT_BEFORE})\s+)?(?P<name>(?:{_CAPITAL})(?:\s+{_CAPITAL}){{0,2}})"
-                             rf"(?P<after>\s+(?i:{_ABOUT_AFTER}))?\s*[?:]?$")
-_NOT_NAMES = frozenset(("this", "the", "our", "my", "your", "his", "her", "their", "us", "me", "you", "we", "it",
-                        "memory", "memories", "memoria", "memorie", "pamięć", "hafıza", "hafızası", "memori", "mémoire",
-                        "gedächtnis", "speicher", "память", "bộ", "nhớ", "long-term", "long", "term", "notes", "agent",
-                        "assistant", "assistente", "asystenta", "asisten", "pribadi", "ajan", "di", "de", "da", "del",
-                        "and", "for", "of", "index", "file", "workspace"))
-
-
-def _names(words: list[str], matcher_: Matcher) -> list[str]:
-    """The words of `words` that may be a person's name: capitalised, no cue, no common word."""
-    return [w for w in words if w[:1].isupper() and fold(w).strip(".") not in _NOT_NAMES and len(w) > 1
-            and not matcher_.find(fold(w), heading=True)]
-
-
-def about_person(heading: str, context: Context) -> str:
-    """Why a heading is about a person, the user ("" when it is not): see `_PERSON_HEADING`."""
-    text = bare_title(heading).strip()
-    found = _PERSON_HEADING.match(text)
-    if not found:
-        return ""
-    name = found.group("name").split()
-    names = _names(name, context.matcher)
-    if len(names) != len(name):
-        return ""
-    if found.group("before") or found.group("after"):
-        return f"heading: about a person ({' '.join(names)})"
-    return ""
-
-
 def explain(heading: str, body: str, table: dict[str, list[str]], context: Context | None = None,
             found: list | None = None, *, dated: bool = True, vague: bool = False) -> Verdict:
     """The domain of a section (heading text and body below it) with the evidence that chose it.
@@ -274,7 +157,7 @@ def explain(heading: str, body: str, table: dict[str, list[str]], context: Conte
         verdict = Verdict(tagged)
         verdict.cues = ["explicit tag in the heading"]
         return verdict
-    if PRIVATE in table and (shared.confidential(heading) or _names_nothing(heading) and _confidential_part(body)):
+    if PRIVATE in table and (shared.confidential(heading) or names_nothing(heading) and _confidential_part(body)):
         verdict = Verdict(PRIVATE)
         verdict.cues = ["heading marks it confidential" if shared.confidential(heading) else
                         f"a subsection is marked confidential: {_confidential_part(body)}"]
@@ -283,7 +166,7 @@ def explain(heading: str, body: str, table: dict[str, list[str]], context: Conte
     unnumbered = _LIST_NUMBER.sub("", head) or head  # "18. Protokoll 15.09.2026 – …": the entry starts after its number
     if dated and ARCHIVE in table and dated_entries.is_entry(head, unnumbered):
         return dated_entries.entry(unnumbered, body, table, context, found, explain)
-    person = about_person(heading, context) if "identity" in table else ""
+    person = about_person(heading, context.matcher) if "identity" in table else ""
     if person:
         verdict = Verdict("identity")
         verdict.cues = [person]

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import re
 
-from .domains import LIST_ITEM, PIN_TAG, BODY_CHARS, PROJECTS, RULES, rule_matchers, rules_only_aside, heading_text
+from .domains import LIST_ITEM, BODY_CHARS, PROJECTS, RULES, rule_matchers, rules_only_aside
+from .headings import PIN_TAG, heading_text
 from .dated import CURRENT, LOG_ENTRY
 from .shapes import memory_types
 from .match import Matcher, fold, for_table

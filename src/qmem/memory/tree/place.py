@@ -21,7 +21,7 @@ not a domain name is a config error.
 from __future__ import annotations
 
 from ...base.errors import ConfigError
-from .domains import domain_slug
+from .headings import domain_slug
 from .units import Part, bare_title
 from .verdict import Verdict
 
@@ -30,7 +30,7 @@ PLACED = "placed by [tree.place]"
 
 def places(tree_config: dict[str, object], table: dict[str, list[str]], config_file: str = "") -> dict[str, str]:
     """`[tree.place]` checked: heading → domain. A domain is one the cue table knows or a new
-    one written as its own slug (`domains.domain_slug`: what a `[tree.domains]` name becomes),
+    one written as its own slug (`headings.domain_slug`: what a `[tree.domains]` name becomes),
     so the folder it names is the name the user wrote."""
     raw = tree_config.get("place", {})
     where = f"config {config_file}: tree.place" if config_file else "config: tree.place"

@@ -20,6 +20,7 @@ from ..workspace import STATS_END, STATS_START, SUMMARY_END, SUMMARY_START, raw_
 from .. import shared
 from . import domains as domains_mod
 from . import file_prior, instructions, place
+from .headings import PIN_TAG
 from .indexes import (  # noqa: F401 - re-exported: the tree's callers reach them here
     ALSO,
     DOMAINS_HEADING,
@@ -94,7 +95,7 @@ def pin_reason(title: str, body: str, tree_config: dict[str, object], table: dic
     """Why a section is standing rules the agent reads at every start ("" when it is not):
     tagged `[pin]`/`[P0]`, listed in `[tree] pinned`, or (unless `auto_pin = false`, and never
     for a section holding a secret or marked private) read as instructions by `instructions.instruction`."""
-    if domains_mod.PIN_TAG.search(title):
+    if PIN_TAG.search(title):
         return "tagged [pin]/[P0]"
     listed = tree_config.get("pinned", []) or []
     if not isinstance(listed, Iterable):
@@ -147,7 +148,7 @@ def plan(text: str, tree_config: dict[str, object], config_file: str = "", root_
         if part.heading:
             verdict.pin_reason = pin_reason(part.title, part.body, tree_config, table, bool(verdict.secrets),
                                             context.matcher)
-        elif domains_mod.PIN_TAG.search(part.text.split("\n", 1)[0]):
+        elif PIN_TAG.search(part.text.split("\n", 1)[0]):
             verdict.pin_reason = "tagged [pin]/[P0]"
         elif not verdict.secrets and tree_config.get("auto_pin", True) is not False:
             verdict.pin_reason = instructions.orders(part.text)  # an entry that gives two orders or more
