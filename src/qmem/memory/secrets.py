@@ -19,12 +19,17 @@ A line holds a secret when it contains
 
 The tree puts a section holding one in a private domain and never copies such a line into a
 summary or an index; the shared boot never shows one (`mask` replaces the secret part when a
-line has to be shown).
+line has to be shown). The login pairs are `secret_pairs.py`'s, and what makes a value look like a
+secret is `secret_values.py`'s.
 """
 
 from __future__ import annotations
 
 import re
+
+from .secret_pairs import colon_pair_spans, pair_spans
+from .secret_values import (NAME_LIKE, PATH, WORDS_JOINED, kinds, placeholder, random_tail, random_token,
+                            secretish)
 
 MASK = "[secret]"
 
@@ -83,27 +88,9 @@ _DIGIT_KEYS = re.compile(r"(?i)pin|code|pass|pw|密码|密碼|口令|パスワ�
                          r"mot de passe|비밀번호|암호|пароль|wachtwoord|has[łl]o|şifre|parola|sandi|laluan|lösenord|"
                          r"adgangskode|passord|heslo|كلمة|الرقم السري|पासवर्ड|รหัสผ่าน|رمز|گذرواژه|کلمه عبور|"
                          r"κωδικός πρόσβασης|συνθηματικό")
-_EMAIL_PAIR = re.compile(r"\S+@\S+\.[A-Za-z]{2,}\s*/\s*([^\s/]{6,})")
-_USER_PAIR = re.compile(r"(?<![^\s:：(`'\"])[`'\"]?(?P<user>[\w.+-]{2,})[`'\"]?\s+/\s+[`'\"]?(?P<value>[^\s/`'\"]{4,})")  # "admin / Pa55#word", "`admin` / `Pa55`"
-_LOGIN_NAMES = {"admin", "root", "administrator", "sa", "postgres", "pi", "ubuntu", "guest", "user", "test", "demo"}
-_TIGHT_PAIR = re.compile(r"(?<![\w/.~:@=-])(?P<user>[A-Za-z_][\w.-]{1,31})/(?P<value>[^\s/`'\"|),;]{4,64})(?![\w/])")
-# Latin-script words match whole ("conta", an account in Portuguese, is not the start of "Contador").
-_LOGIN_LINE = re.compile(r"(?i)(?<![a-zà-ÿ])(?:user(?:name)?\s*/\s*pass|logins?|credentials?|db|database|mysql|postgres(?:ql)?|"
-                         r"redis|mongo(?:db)?|zugang|tài khoản|cuenta|usuario|contraseña|conta|senha|compte|identifiant|"
-                         r"inlog(?:gen)?|logowani\w*|kullanıcı adı|inloggning|přihlášení|ssh|sftp|ftp|vnc|rdp|smb|sudo)(?![a-zà-ÿ])|"
-                         r"账号|帳號|账户|用户名|密码|密碼|ユーザー|ログイン|계정|아이디|비밀번호|учётная|логин|"
-                         r"логін|تسجيل الدخول|लॉगिन|เข้าสู่ระบบ|σύνδεση")
-# RFC 7617's `user:password`, written where basic auth, curl -u or a login word stands just before
-_COLON_PAIR = re.compile(r"(?<![\w/.~:@=-])(?P<user>[A-Za-z_][\w.-]{1,31}):(?P<value>[^\s:/`'\"|),;@]{6,64})"
-                         r"(?=[`'\")\],;.]*(?:\s|$))")
-_AUTH_LINE = re.compile(r"(?i)basic[ -]?auth|htpasswd|curl\s+(?:-\w+\s+)*-u\b|--user\b")
-_NAME_LIKE = re.compile(r"^[A-Z][A-Z0-9]*_[A-Z0-9_]+$|^[a-z]+(?:[-_.][a-z0-9]+)+$")  # OPENAI_API_KEY, gpt-4o-mini: names
-_VERSION = re.compile(r"\d\.\d|:\d")  # "qwen2.5", "llama3.2:3b": a model or version tag
 # an environment variable's NAME ("`NOTION_API_KEY`", "OPENAI_API_KEY"): words of capitals joined by "_",
 # a version's digits at most ("GPT4_TOKEN"); "ADMIN_PASS_2024" keeps a segment of digits alone
 _VARIABLE_NAME = re.compile(r"^[A-Z]+[0-9]{0,2}(?:_[A-Z]+[0-9]{0,2})+$")
-_HANDLE = re.compile(r"^@[A-Za-z][\w.]{1,30}$")  # "@Evolv3": someone's name on a network, not a password
-_WORDS_JOINED = re.compile(r"^[A-Za-z]+(?:-[A-Za-z]+)*$|.*[()]")  # "de-repression", "Dp71Delta(110": prose
 _DIGIT = re.compile(r"\d")
 # How every ASCII spelling of a secret's name (_KEY_WORDS) begins, lowercased: _ASSIGNMENT matches a
 # name after no ASCII letter, so an ASCII line (or one whose only non-ASCII characters are no letters:
@@ -142,54 +129,9 @@ _WORD_RUN = re.compile(r"(?:\b[a-z]{3,8} +){11,23}[a-z]{3,8}\b")
 _BARE_PHRASE = re.compile(r"^\s*(?:[-*+]|\d+[.)])?\s*(?:[^:：]{0,30}[:：]\s*)?[`'\"]?((?:[a-z]{3,8} +){11,23}[a-z]{3,8})[`'\"]?\s*$")
 _FUNCTION_WORDS = {"the", "and", "for", "with", "that", "this", "from", "are", "was", "not", "you", "but", "into",
                    "when", "then", "than", "has", "have", "had", "its", "our", "your", "will", "can", "who", "all"}
-_PLACEHOLDER = re.compile(r"(?i)^(?:<.*>|\{.*\}|\*+|x{3,}|\.{3}|…|tbd|todo|none|null|nil|empty|n/a|na|redacted|"
-                          r"hidden|required|optional|unknown|unset|same|see\b.*|\[secret\]|"
-                          r"1password|bitwarden|lastpass|keepass(?:xc)?|keychain|vault|pass)$")
-_MASKED_RUN = re.compile(r"(?i)x{3,}|\*{3,}|•{3,}|…|\.{3}|<[^>]*>")
-_DATE_VALUE = re.compile(r"^\d{4}[-/.]\d{1,2}(?:[-/.]\d{1,2})?(?:[T ]?\d{1,2}:\d{2}(?::\d{2})?)?$")
-_PATH = re.compile(r"^(?:[\w.-]+/)+[\w.-]*$|\.[a-z]{1,5}$")
 TABLE_SEPARATOR = re.compile(r"^\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?$")
 _SECRET_CELL = re.compile(rf"(?i)^[*_`]*(?:[\w .-]{{0,20}}\s)?(?:{_KEY_WORDS})(?:s|es)?[*_`]*$")
 _LINE_END = re.compile(r"^[`'\"*_]*[.,;!)|]*\s*(?:\|.*)?$")
-
-
-def _secretish(value: str, digits: bool = False) -> bool:
-    """Does an assigned value look like a secret rather than a word, a placeholder or a pointer?"""
-    value = value.rstrip(".,;)`'\"*_")
-    if _placeholder(value) or value.startswith(("$", "{", "~", "/", "%")) or "(" in value or "[" in value:
-        return False
-    if value.isdigit():
-        return digits and len(value) >= 4
-    if _DATE_VALUE.match(value):
-        return False
-    if len(value) < 6 or "://" in value or _PATH.search(value):
-        return False
-    return _kinds(value) >= 2 and not value.isalpha()
-
-
-def _placeholder(value: str) -> bool:
-    """`<your key>`, `***`, `tvly-xxx`, `sk-…`, `none`: a value that stands for a secret, not one."""
-    return bool(_PLACEHOLDER.match(value) or _MASKED_RUN.search(value))
-
-
-def _kinds(value: str) -> int:
-    """How many of lowercase, uppercase, digits and symbols a value mixes."""
-    return sum((any(c.islower() for c in value), any(c.isupper() for c in value), any(c.isdigit() for c in value),
-                any(not c.isalnum() for c in value)))
-
-
-def _random_token(token: str) -> bool:
-    """Mixed case and digits throughout, as random keys are (a word with a number is not; a
-    0x… hex address or hash, whole or cut, is not a key either)."""
-    return (sum(c.islower() for c in token) >= 3 and sum(c.isupper() for c in token) >= 3
-            and sum(c.isdigit() for c in token) >= 3 and not token.startswith(("http", "www"))
-            and not re.fullmatch(r"0x[0-9a-fA-F]+", token))
-
-
-def _random_tail(tail: str) -> bool:
-    """A cut-off token's tail: letters and digits mixed, or both cases (never all x's)."""
-    return not _MASKED_RUN.search(tail) and len(set(tail.lower())) >= 4 and (
-        any(c.isdigit() for c in tail) + any(c.isupper() for c in tail) + any(c.islower() for c in tail) >= 2)
 
 
 def _seed_words(line: str) -> re.Match[str] | None:
@@ -217,20 +159,20 @@ def _assigned(line: str, match: re.Match[str]) -> bool:
     if match.group("gap") and match.group("gap")[-1:].isdigit() and value.rstrip(".,;)").isdigit():
         return False  # "pin map on .34:18091": a host and its port, not a PIN
     if match.group("space") is not None:  # "password rotates", "tokens  agents-and-tasks": no colon,
-        return any(c.isdigit() for c in value) and _kinds(value) >= 3 and _secretish(value)  # only an obvious one
+        return any(c.isdigit() for c in value) and kinds(value) >= 3 and secretish(value)  # only an obvious one
     if _VARIABLE_NAME.match(value.rstrip(".,;)`'\"*_")):
         return False  # "API keys still needed: `RISK_OFFICER_TOKEN`, …": which variables, not their values
     quoted = line[match.start("value") - 1:match.start("value")] in "`'\"" and match.start("value") > 0
-    if not _PASSWORD_KEY.match(key) and _WORDS_JOINED.match(value.rstrip(".,;)`'\"*_")):
+    if not _PASSWORD_KEY.match(key) and WORDS_JOINED.match(value.rstrip(".,;)`'\"*_")):
         # "secret: telegram-bot-tokens" is words; "**Secret:** `firtl-uvpyo`", a quoted literal, is a value
         bare = value.rstrip(".,;)`'\"*_")
-        return quoted and "-" in bare and len(bare) >= 6 and not _placeholder(bare)
-    if _secretish(value, digits=bool(_DIGIT_KEYS.match(key))):
+        return quoted and "-" in bare and len(bare) >= 6 and not placeholder(bare)
+    if secretish(value, digits=bool(_DIGIT_KEYS.match(key))):
         return True
     bare = value.rstrip(".,;)`'\"*_")
     # An all-letter password ("password: correcthorse") counts after a password's name and a
     # colon when nothing but punctuation follows it: prose goes on ("password: required for login").
-    return (bool(_PASSWORD_KEY.match(key)) and bare.isalpha() and len(bare) >= 6 and not _placeholder(bare)
+    return (bool(_PASSWORD_KEY.match(key)) and bare.isalpha() and len(bare) >= 6 and not placeholder(bare)
             and bool(_LINE_END.match(line[match.end("value"):])))
 
 
@@ -256,9 +198,9 @@ def spans(line: str) -> list[tuple[int, int, str]]:
     if "sudo" in line:
         found += [(m.start("value"), m.end("value"), "password") for m in _SUDO_PIPE.finditer(line)]
     if slash:
-        found += _pair_spans(line)
+        found += pair_spans(line)
     if ":" in line:
-        found += _colon_pair_spans(line)
+        found += colon_pair_spans(line)
     if line.lstrip().startswith("|"):
         found += _row_spans(line, None)
     if len(line) >= 20:
@@ -272,64 +214,18 @@ def spans(line: str) -> list[tuple[int, int, str]]:
 
 
 def _partial_spans(line: str) -> list[tuple[int, int, str]]:
-    return [(m.start(), m.end(), "token") for m in _PARTIAL.finditer(line) if _random_tail(m.group("tail"))]
+    return [(m.start(), m.end(), "token") for m in _PARTIAL.finditer(line) if random_tail(m.group("tail"))]
 
 
 def _paren_spans(line: str) -> list[tuple[int, int, str]]:
     found = []
     for match in _IN_PARENS.finditer(line):
         value = match.group("value")
-        if _secretish(value, digits=True) or (_kinds(value) >= 2 and len(value) >= 6 and not _placeholder(value)
-                                              and not _PATH.search(value)):
+        if secretish(value, digits=True) or (kinds(value) >= 2 and len(value) >= 6 and not placeholder(value)
+                                              and not PATH.search(value)):
             found.append((match.start("value"), match.end("value"), "password"))
     return found
 
-
-def _pair_spans(line: str) -> list[tuple[int, int, str]]:
-    """`email / password`, `admin / Password1`, `user/pass` after a login word."""
-    found = [(m.start(1), m.end(1), "password") for m in _EMAIL_PAIR.finditer(line) if _secretish(m.group(1))] \
-        if "@" in line else []
-    heading = line.lstrip().startswith("#")
-    for match in _USER_PAIR.finditer(line):
-        value, user = match.group("value").rstrip(",;.*_"), match.group("user")  # "**Cash / Card**": emphasis
-        if heading or value.lower() in _LOGIN_NAMES or _placeholder(value) or _PATH.search(value) or \
-                _VERSION.search(value) or _VERSION.search(user):
-            continue  # "## Database / Migrations", "llama3.2:3b / qwen2.5:7b": names, not a login
-        if user.lower() in _LOGIN_NAMES:  # "admin / Xkcdpass"
-            secret = _kinds(value) >= 2 and len(value) >= 4
-        elif _LOGIN_LINE.search(line):  # a login line: a password has a digit or a symbol in it
-            secret = _kinds(value) >= 2 and any(c.isdigit() or not (c.isalnum() or c == "_") for c in value) \
-                and not _WORDS_JOINED.match(value)
-        else:  # no login in sight: "gpt-4o / gpt-4o-mini" is two names, "Ev / @Evolv3" a name and a handle
-            secret = any(c.isdigit() for c in value) and _kinds(value) >= 3 and _secretish(value) \
-                and not _NAME_LIKE.match(value) and not _NAME_LIKE.match(user) and not _HANDLE.match(value)
-        if secret:
-            found.append((match.start("value"), match.start("value") + len(value), "password"))
-    for match in _TIGHT_PAIR.finditer(line):  # "db user/pass: app/S3cret!": a login word just before
-        value = match.group("value").rstrip(".:")
-        if (not _LOGIN_LINE.search(line, max(0, match.start() - 40), match.start()) or value.lower() in _LOGIN_NAMES
-                or _placeholder(value) or _PATH.search(value) or _WORDS_JOINED.match(value)):
-            continue
-        if _kinds(value) >= 2 and any(c.isdigit() or not c.isalnum() for c in value) and len(value) >= 6:
-            found.append((match.start("value"), match.start("value") + len(value), "password"))
-    return found
-
-
-def _colon_pair_spans(line: str) -> list[tuple[int, int, str]]:
-    """`user:Passw0rd!` after "basic auth", `curl -u` or a login word. Without such a word a
-    colon pair is a tag, a port or a key path (`postgres:16-alpine`, `host:2222`, `vault:secret`)."""
-    found = []
-    for match in _COLON_PAIR.finditer(line):
-        before = line[max(0, match.start() - 40):match.start()]
-        if not (_AUTH_LINE.search(before) or _LOGIN_LINE.search(before)):
-            continue
-        value = match.group("value").rstrip(".")
-        if (value[0].isdigit() or value.lower() in _LOGIN_NAMES or _placeholder(value) or _PATH.search(value)
-                or _VERSION.search(value) or _WORDS_JOINED.match(value)):
-            continue
-        if _kinds(value) >= 2 and any(c.isdigit() or not c.isalnum() for c in value) and len(value) >= 6:
-            found.append((match.start("value"), match.start("value") + len(value), "password"))
-    return found
 
 
 # What names a long token as the address of a thing, not a key: a label before it on the line
@@ -395,7 +291,7 @@ def _long_token_spans(line: str) -> list[tuple[int, int, str]]:
             continue  # an object's id, not a key
         if _addresses(line, match):
             continue
-        if (match.group("prefix") or len(match.group("body")) >= 24) and _random_token(match.group("body")):
+        if (match.group("prefix") or len(match.group("body")) >= 24) and random_token(match.group("body")):
             found.append((match.start(), match.end(), "token"))
     return found
 
@@ -414,9 +310,9 @@ def _cells(line: str) -> list[tuple[int, int, str]]:
 
 def _cell_secret(text: str) -> bool:
     value = text.strip("`*_ ")
-    if " " in value or _placeholder(value) or _PATH.search(value) or value.startswith(("$", "{", "~", "(")):
+    if " " in value or placeholder(value) or PATH.search(value) or value.startswith(("$", "{", "~", "(")):
         return False
-    return (_HEX.match(value) is not None or (len(value) >= 8 and _kinds(value) >= 2 and not value.isalpha())
+    return (_HEX.match(value) is not None or (len(value) >= 8 and kinds(value) >= 2 and not value.isalpha())
             or (value.isdigit() and len(value) >= 4))
 
 
@@ -455,7 +351,7 @@ def _listed_key(line: str) -> list[tuple[int, int, str]]:
     not a name, a number, a link or a placeholder)."""
     match = _LABELLED_VALUE.match(line)
     value = match.group("value") if match else ""
-    if match and _cell_secret(value) and "://" not in value and not value.isdigit() and not _NAME_LIKE.match(value) \
+    if match and _cell_secret(value) and "://" not in value and not value.isdigit() and not NAME_LIKE.match(value) \
             and any(c.isdigit() for c in value) and any(c.isalpha() for c in value):
         return [(match.start("value"), match.end("value"), "api key")]
     return []
